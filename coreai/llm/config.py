@@ -1,0 +1,38 @@
+"""Configuration models of the real backends; ``coreai.settings`` embeds them as [llm.local] / [llm.openai]."""
+
+from __future__ import annotations
+
+import os
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from coreai.paths import ASSETS_DIR
+
+DEFAULT_MODEL_PATH = str(ASSETS_DIR / "models" / "SmolLM2-135M-Instruct.Q4_1.gguf")
+
+
+class LocalLlmConfig(BaseModel):
+    """llama-cpp-python running a GGUF file in this process."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    model_path: str = Field(DEFAULT_MODEL_PATH, description="Path to any GGUF model file.")
+    n_ctx: int = Field(4096, ge=256, le=131072, description="Context window in tokens.")
+    n_threads: int = Field(max(1, min(4, (os.cpu_count() or 2))), ge=1, le=256)
+    n_gpu_layers: int = Field(0, ge=-1, description="Layers to offload to a GPU (-1 = all, 0 = CPU only).")
+    chat_format: str | None = Field(None, description="Override llama.cpp's chat template detection.")
+    max_tokens: int = Field(256, ge=1, le=8192)
+
+
+class OpenAILlmConfig(BaseModel):
+    """Any OpenAI-compatible HTTP server (LM Studio, Ollama, llama.cpp server, vLLM, a hosted API)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    base_url: str | None = Field(None, description="Defaults to $OPENAI_BASE_URL, then OpenAI's own URL.")
+    api_key: str | None = Field(None, description="Defaults to $OPENAI_API_KEY; local servers ignore it.")
+    model: str = Field("local-model", description="Model name the server expects.")
+    connect_timeout_s: float = Field(3.0, gt=0, le=60)
+    read_timeout_s: float = Field(30.0, gt=0, le=600)
+    max_tokens: int = Field(256, ge=1, le=8192)
+    send_json_schema: bool = Field(True, description="Send the reply schema where the server accepts one.")

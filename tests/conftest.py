@@ -1,0 +1,30 @@
+"""Suite-wide fixtures: no accidental real LLM calls, and every test writes into its own saves folder."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+os.environ.setdefault("ARCADE_HEADLESS", "1")
+
+from coreai.llm import guard  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def _no_accidental_real_llm(request: pytest.FixtureRequest) -> Iterator[None]:
+    allowed = request.node.get_closest_marker("real_llm") is not None
+    guard.set_real_calls_allowed(allowed)
+    yield
+    guard.set_real_calls_allowed(True)
+
+
+@pytest.fixture
+def saves_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A private saves/ folder; code that honours ARENA_SAVES_DIR writes there instead of the repo's."""
+    d = tmp_path / "saves"
+    d.mkdir()
+    monkeypatch.setenv("ARENA_SAVES_DIR", str(d))
+    return d
