@@ -1,0 +1,141 @@
+"""The AI core's settings: one pydantic model loaded from an editable TOML file with documented defaults.
+
+The file is ``saves/settings.toml`` (missing file = all defaults); ``settings.example.toml`` at the
+repository root documents every key with its default. Any bad value raises ``SettingsError`` whose ``key``
+is the dotted path of the offending setting (``mainloop.drain_budget_ms``, ``llm.backends.Creator``...).
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from coreai.errors import SettingsError
+from coreai.llm.config import LocalLlmConfig, OpenAILlmConfig
+from coreai.paths import saves_path
+
+BackendName = Literal["stub", "rules", "local", "openai"]
+Feature = Literal["llm", "lua", "world", "director", "mcp", "metrics", "game"]
+LogLevel = Literal["TRACE", "DEBUG", "INFO", "SUCCESS", "WARNING", "ERROR", "CRITICAL"]
+
+ALL_FEATURES: tuple[Feature, ...] = ("llm", "lua", "world", "director", "mcp", "metrics", "game")
+BUILTIN_ROLES: tuple[str, ...] = ("Creator", "Programmer", "Analyzer", "Merchant", "Chat")
+ROLE_PATTERN = r"^[A-Za-z][A-Za-z0-9_]{0,63}$"
+
+
+def _default_routes() -> dict[str, BackendName]:
+    return dict.fromkeys(BUILTIN_ROLES, "stub")
+
+
+class _Section(BaseModel):
+    model_config = ConfigDict(extra="forbid", validate_assignment=True)
+
+
+class LlmSettings(_Section):
+    default_backend: BackendName = "stub"
+    backends: dict[str, BackendName] = Field(default_factory=_default_routes)
+    timeout_s: float = Field(default=30.0, gt=0, le=600)
+    retry_attempts: int = Field(default=2, ge=0, le=10)
+    retry_base_delay_s: float = Field(default=0.25, ge=0, le=30)
+    retry_max_delay_s: float = Field(default=4.0, ge=0, le=120)
+    local: LocalLlmConfig = Field(default_factory=lambda: LocalLlmConfig.model_validate({}))
+    openai: OpenAILlmConfig = Field(default_factory=lambda: OpenAILlmConfig.model_validate({}))
+
+    @field_validator("backends")
+    @classmethod
+    def _role_names(cls, value: dict[str, str]) -> dict[str, str]:
+        for role in value:
+            if not re.match(ROLE_PATTERN, role):
+                raise ValueError(f"role name '{role}' must match {ROLE_PATTERN}")
+        return value
+
+
+class QueueSettings(_Section):
+    max_concurrent: int = Field(default=2, ge=1, le=32)
+    max_pending: int = Field(default=64, ge=1, le=10_000)
+
+
+class MainLoopSettings(_Section):
+    drain_budget_ms: float = Field(default=2.0, gt=0, le=50)
+    max_pending: int = Field(default=10_000, ge=0, le=10_000_000)  # 0 = unbounded
+    max_spawn_per_command: int = Field(default=6, ge=1, le=100)
+    rate_per_s: float = Field(default=10.0, ge=0, le=100_000)  # 0 = no rate limit
+    rate_burst: float = Field(default=30.0, gt=0, le=100_000)
+    wait_timeout_s: float = Field(default=2.0, gt=0, le=60)
+    not_draining_after_s: float = Field(default=0.5, gt=0, le=60)
+
+
+class ToolSettings(_Section):
+    max_parallel: int = Field(default=4, ge=1, le=32)
+    max_roundtrips: int = Field(default=6, ge=1, le=50)
+    max_consecutive_failed_turns: int = Field(default=3, ge=1, le=20)
+    max_tool_history_messages: int = Field(default=20, ge=0, le=1000)  # 0 = unlimited
+    result_max_chars: int = Field(default=4000, ge=100, le=100_000)
+
+
+class MemorySettings(_Section):
+    max_memory_chars: int = Field(default=4000, ge=100, le=100_000)
+    history_keep_recent: int = Field(default=12, ge=2, le=200)
+    history_compact_after: int = Field(default=24, ge=4, le=1000)
+    summary_max_chars: int = Field(default=1500, ge=100, le=20_000)
+
+
+class PromptSettings(_Section):
+    world_state_max_chars: int = Field(default=3000, ge=100, le=100_000)
+    world_state_timeout_s: float = Field(default=0.5, gt=0, le=10)
+
+
+class LogSettings(_Section):
+    level: LogLevel = "INFO"
+    features: list[Feature] = Field(default_factory=lambda: list(ALL_FEATURES))
+    console: bool = True
+    file: bool = True
+    file_level: LogLevel = "DEBUG"
+    rotation: str = Field(default="5 MB", min_length=1)
+    retention: int = Field(default=5, ge=1, le=100)
+
+
+class Settings(_Section):
+    llm: LlmSettings = Field(default_factory=lambda: LlmSettings())
+    queue: QueueSettings = Field(default_factory=lambda: QueueSettings())
+    mainloop: MainLoopSettings = Field(default_factory=lambda: MainLoopSettings())
+    tools: ToolSettings = Field(default_factory=lambda: ToolSettings())
+    memory: MemorySettings = Field(default_factory=lambda: MemorySettings())
+    prompts: PromptSettings = Field(default_factory=lambda: PromptSettings())
+    logging: LogSettings = Field(default_factory=lambda: LogSettings())
+
+
+def default_settings_path() -> Path:
+    return saves_path("settings.toml")
+
+
+def settings_from_dict(data: dict[str, Any]) -> Settings:
+    """Validate a parsed settings mapping; the first bad value raises ``SettingsError`` naming its key."""
+    try:
+        return Settings.model_validate(data)
+    except ValidationError as exc:
+        errors = exc.errors()
+        first = errors[0]
+        key = ".".join(str(part) for part in first["loc"]) or "<root>"
+        more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
+        raise SettingsError(key, f"{first['msg']}; got {first.get('input')!r}{more}") from exc
+
+
+def load_settings(path: Path | None = None) -> Settings:
+    """Read the TOML settings file; a missing file gives the defaults."""
+    target = path if path is not None else default_settings_path()
+    try:
+        raw = target.read_bytes()
+    except FileNotFoundError:
+        return Settings()
+    except OSError as exc:
+        raise SettingsError(str(target), f"cannot read: {exc}") from exc
+    try:
+        data = tomllib.loads(raw.decode("utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise SettingsError(str(target), f"not valid TOML: {exc}") from exc
+    return settings_from_dict(data)

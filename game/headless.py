@@ -1,0 +1,73 @@
+"""Run the real game with no window, as fast as the CPU allows, with a bot at the controls."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from pydantic import BaseModel
+
+from game.bot import Bot, SkillName
+from game.sim.config import TICK_HZ
+from game.sim.player import IDLE
+from game.sim.world import World
+
+
+class RunSummary(BaseModel):
+    """What ``--json`` prints and what the run history stores."""
+
+    seed: int
+    seconds: float
+    waves_reached: int
+    kills: int
+    deaths: int
+    damage_taken: float
+    final_score: int
+    ticks: int
+    ticks_per_second: float
+    level: int = 1
+    bot: str | None = None
+    upgrades: dict[str, int] = {}
+    died: bool = False
+
+
+def summarize(world: World, wall_s: float, bot: str | None) -> RunSummary:
+    return RunSummary(
+        seed=world.seed,
+        seconds=round(world.time, 3),
+        waves_reached=world.wave,
+        kills=world.stats.kills,
+        deaths=world.stats.deaths,
+        damage_taken=round(world.stats.damage_taken, 2),
+        final_score=world.stats.score,
+        ticks=world.tick,
+        ticks_per_second=round(world.tick / wall_s, 1) if wall_s > 0 else 0.0,
+        level=world.player.level,
+        bot=bot,
+        upgrades=dict(world.stacks),
+        died=world.phase == "dead",
+    )
+
+
+def run_headless(
+    seed: int = 0,
+    seconds: float = 60.0,
+    bot: SkillName | None = "average",
+    *,
+    world: World | None = None,
+    respawn: bool = False,
+    on_tick: Callable[[World], None] | None = None,
+) -> RunSummary:
+    """Play ``seconds`` of game time (or until death) and return the summary."""
+    w = world if world is not None else World(seed=seed, respawn=respawn)
+    player = Bot(bot, seed=seed) if bot else None
+    max_ticks = int(round(seconds * TICK_HZ))
+    start = time.perf_counter()
+    while w.tick < max_ticks and w.phase != "dead":
+        if w.phase == "upgrade":
+            w.choose_upgrade(player.choose_upgrade(w) if player else w.choices[0])
+            continue
+        w.step(player.act(w) if player else IDLE)
+        if on_tick is not None:
+            on_tick(w)
+    return summarize(w, time.perf_counter() - start, bot)

@@ -1,0 +1,47 @@
+"""Command-line options of ``python -m game`` / ``arena``, validated with pydantic."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+BotName = Literal["weak", "average", "strong"]
+
+
+class LaunchOptions(BaseModel):
+    headless: bool = False
+    seconds: float | None = Field(None, gt=0, description="Stop after this much game time.")
+    seed: int | None = None
+    bot: BotName | None = None
+    json_summary: bool = False
+    fullscreen: bool = False
+    mute: bool = False
+    replay: Path | None = None
+    mcp: bool = False
+    mcp_port: int = Field(8590, ge=1, le=65535)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="arena",
+        description="Arena Director: a roguelite arena with an AI director, Lua mods and an MCP server.",
+    )
+    p.add_argument("--headless", action="store_true", help="no window: simulate as fast as possible")
+    p.add_argument("--seconds", type=float, default=None, help="stop after N seconds of game time")
+    p.add_argument("--seed", type=int, default=None, help="RNG seed (same seed + same inputs = same run)")
+    p.add_argument("--bot", choices=["weak", "average", "strong"], default=None, help="let a bot play")
+    p.add_argument("--json", dest="json_summary", action="store_true", help="print a JSON run summary on exit")
+    p.add_argument("--fullscreen", action="store_true", help="start in fullscreen (F11 toggles)")
+    p.add_argument("--mute", action="store_true", help="no sound")
+    p.add_argument("--replay", type=Path, default=None, help="replay a director trajectory file")
+    p.add_argument("--mcp", action="store_true", help="serve MCP on 127.0.0.1 for external agents")
+    p.add_argument("--mcp-port", type=int, default=8590, help="MCP port (default 8590)")
+    return p
+
+
+def parse_args(argv: list[str] | None = None) -> LaunchOptions:
+    ns = build_parser().parse_args(argv)
+    return LaunchOptions(**vars(ns))

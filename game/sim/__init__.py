@@ -1,0 +1,1 @@
+"""The headless simulation (pure Python + numpy, no arcade)."""

@@ -1,0 +1,133 @@
+"""Vectorised enemy behaviour: chase, keep-distance ranged attackers, boss patterns, crowd separation."""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from game.sim.config import ARENA_H, ARENA_W
+from game.sim.spatial import Grid
+
+if TYPE_CHECKING:
+    from game.sim.world import World
+
+CHASE, RANGED, BOSS = 0, 1, 2
+SEPARATION_STRENGTH = 60.0  # px/s push away from a crowded cell's centre
+BOSS_CHARGE_SPEED = 3.6
+
+
+def move_enemies(world: World, dt: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Move every enemy one tick; returns (dx, dy, dist) from each enemy to the player after moving."""
+    e = world.enemies
+    n = e.n
+    x, y = e.view("x"), e.view("y")
+    px, py = world.player.x, world.player.y
+    dx = px - x
+    dy = py - y
+    dist = np.sqrt(dx * dx + dy * dy) + 1e-6
+    ux, uy = dx / dist, dy / dist
+    beh = e.view("behaviour")
+    speed = e.view("speed") * world.params.get("enemy_speed_mult")
+    sign = np.ones(n)
+    vx = ux * speed
+    vy = uy * speed
+    ranged = beh == RANGED
+    if ranged.any():
+        keep = world.kind_keep_distance[e.view("kind")]
+        far = dist > keep + 40.0
+        near = dist < keep - 40.0
+        sign = np.where(far, 1.0, np.where(near, -1.0, 0.0))
+        strafe = ranged & ~far & ~near
+        # ranged units approach or back off along the line, and circle while in their band
+        vx = np.where(ranged, ux * speed * sign - uy * speed * 0.5 * strafe, vx)
+        vy = np.where(ranged, uy * speed * sign + ux * speed * 0.5 * strafe, vy)
+    boss = beh == BOSS
+    if boss.any():
+        charging = boss & (e.view("charge") > 0.0)
+        vx = np.where(charging, vx * BOSS_CHARGE_SPEED, vx)
+        vy = np.where(charging, vy * BOSS_CHARGE_SPEED, vy)
+        e.view("charge")[boss] = np.maximum(0.0, e.view("charge")[boss] - dt)
+    x += vx * dt
+    y += vy * dt
+    r = e.view("radius")
+    np.clip(x, r, ARENA_W - r, out=x)
+    np.clip(y, r, ARENA_H - r, out=y)
+    e.view("hit_flash")[:] = np.maximum(0.0, e.view("hit_flash") - dt)
+    dx = px - x
+    dy = py - y
+    return dx, dy, np.sqrt(dx * dx + dy * dy) + 1e-6
+
+
+def separate(world: World, grid: Grid, dt: float) -> None:
+    """Push enemies that share a grid cell apart from the cell's centre of mass (O(n), no pair loop)."""
+    e = world.enemies
+    if e.n < 2:
+        return
+    x, y = e.view("x"), e.view("y")
+    _, inverse, counts = np.unique(grid.keys, return_inverse=True, return_counts=True)
+    cnt = counts[inverse]
+    crowded = cnt > 1
+    if not crowded.any():
+        return
+    sx = np.bincount(inverse, weights=x)[inverse] / cnt
+    sy = np.bincount(inverse, weights=y)[inverse] / cnt
+    ox, oy = x - sx, y - sy
+    norm = np.sqrt(ox * ox + oy * oy)
+    # enemies sitting exactly on the centre get a deterministic direction from their id
+    flat = crowded & (norm < 1e-3)
+    if flat.any():
+        ang = (e.view("id")[flat] * 2.399963) % (2 * math.pi)
+        ox[flat], oy[flat], norm[flat] = np.cos(ang), np.sin(ang), 1.0
+    push = np.where(crowded, SEPARATION_STRENGTH * np.minimum(cnt - 1, 6) * dt / np.maximum(norm, 1e-3), 0.0)
+    x += ox * push
+    y += oy * push
+
+
+def enemy_attacks(world: World, dx: np.ndarray, dy: np.ndarray, dist: np.ndarray, dt: float) -> None:
+    """Ranged units and bosses fire enemy projectiles when their cooldown runs out."""
+    e = world.enemies
+    beh = e.view("behaviour")
+    shooters = beh != CHASE
+    if not shooters.any():
+        return
+    cd = e.view("cooldown")
+    cd[shooters] -= dt
+    kind = e.view("kind")
+    keep = world.kind_keep_distance[kind]
+    ready = (beh == RANGED) & (cd <= 0.0) & (dist < np.maximum(keep, 200.0) * 1.7)
+    idx = np.nonzero(ready)[0]
+    if len(idx):
+        spd = world.kind_projectile_speed[kind[idx]]
+        world.fire_enemy_bullets(
+            e.view("x")[idx], e.view("y")[idx], dx[idx] / dist[idx] * spd, dy[idx] / dist[idx] * spd,
+            e.view("damage")[idx],
+        )
+        cd[idx] = world.kind_fire_interval[kind[idx]] * world.rng.uniform(0.85, 1.15, len(idx))
+    for i in np.nonzero((beh == BOSS) & (cd <= 0.0))[0]:
+        boss_pattern(world, int(i), float(dx[i]), float(dy[i]), float(dist[i]))
+
+
+def boss_pattern(world: World, i: int, dx: float, dy: float, dist: float) -> None:
+    """Cycle radial burst → aimed spread → charge."""
+    e = world.enemies
+    bx, by = float(e.x[i]), float(e.y[i])
+    spd = float(world.kind_projectile_speed[e.kind[i]])
+    dmg = float(e.damage[i]) * 0.6
+    pattern = int(e.pattern[i])
+    if pattern == 0:
+        angles = np.linspace(0, 2 * math.pi, 18, endpoint=False) + world.rng.uniform(0, 0.3)
+    elif pattern == 1:
+        base = math.atan2(dy, dx)
+        angles = base + np.linspace(-0.45, 0.45, 7)
+    else:
+        angles = np.zeros(0)
+        e.charge[i] = 1.1
+    if len(angles):
+        world.fire_enemy_bullets(
+            np.full(len(angles), bx), np.full(len(angles), by),
+            np.cos(angles) * spd, np.sin(angles) * spd, np.full(len(angles), dmg),
+        )
+    e.pattern[i] = (pattern + 1) % 3
+    e.cooldown[i] = float(world.kind_fire_interval[e.kind[i]])

@@ -1,0 +1,101 @@
+"""What happened during a tick. The world appends these; views (sounds, effects), telemetry, mods and the
+director read them. Frozen dataclasses: internal messages, never mutated."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class EnemySpawned:
+    id: int
+    prefab: str
+    x: float
+    y: float
+    elite: bool
+    source: str
+
+
+@dataclass(frozen=True)
+class EnemyKilled:
+    id: int
+    prefab: str
+    x: float
+    y: float
+    elite: bool
+    score: int
+    near_player: bool
+
+
+@dataclass(frozen=True)
+class EnemyRemoved:
+    """Removed without a kill (a world command or a mod destroyed it)."""
+
+    id: int
+    prefab: str
+
+
+@dataclass(frozen=True)
+class PlayerDamaged:
+    amount: float
+    hp_after: float
+    source: str
+
+
+@dataclass(frozen=True)
+class PlayerDied:
+    time: float
+    wave: int
+
+
+@dataclass(frozen=True)
+class ShotFired:
+    count: int
+
+
+@dataclass(frozen=True)
+class EnemyHit:
+    count: int
+
+
+@dataclass(frozen=True)
+class PickupCollected:
+    kind: str
+    value: float
+
+
+@dataclass(frozen=True)
+class LevelUp:
+    level: int
+
+
+@dataclass(frozen=True)
+class WaveStarted:
+    wave: int
+    duration: float
+
+
+@dataclass(frozen=True)
+class WaveEnded:
+    wave: int
+
+
+@dataclass(frozen=True)
+class Dashed:
+    pass
+
+
+Event = (
+    EnemySpawned
+    | EnemyKilled
+    | EnemyRemoved
+    | PlayerDamaged
+    | PlayerDied
+    | ShotFired
+    | EnemyHit
+    | PickupCollected
+    | LevelUp
+    | WaveStarted
+    | WaveEnded
+    | Dashed
+)

@@ -1,0 +1,90 @@
+"""The enemy prefab whitelist, loaded from ``assets/prefabs/enemies.json``.
+
+Every spawn in the game (waves, the director, Lua mods, agents, MCP) names a prefab from this file; an unknown
+name raises ``UnknownPrefabError`` listing the allowed ones.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from coreai.errors import PersistenceError, UnknownPrefabError
+from coreai.paths import ASSETS_DIR
+
+DEFAULT_PREFAB_FILE = ASSETS_DIR / "prefabs" / "enemies.json"
+
+Behaviour = Literal["chase", "ranged", "boss"]
+BEHAVIOUR_CODES: dict[str, int] = {"chase": 0, "ranged": 1, "boss": 2}
+
+
+class Prefab(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    display_name: str
+    behaviour: Behaviour
+    hp: float = Field(gt=0)
+    speed: float = Field(ge=0)
+    damage: float = Field(ge=0)
+    radius: float = Field(gt=0, le=200)
+    score: int = Field(ge=0)
+    cost: float = Field(gt=0)
+    xp: int = Field(ge=0)
+    sprite: str
+    sprite_scale: float = Field(1.0, gt=0)
+    tint: tuple[int, int, int] = (255, 255, 255)
+    keep_distance: float = Field(0.0, ge=0)
+    fire_interval: float = Field(0.0, ge=0)
+    projectile_speed: float = Field(0.0, ge=0)
+    first_wave: int = Field(1, ge=1)
+
+
+class PrefabFile(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    version: int
+    comment: str = ""
+    prefabs: dict[str, Prefab]
+
+
+class PrefabRegistry:
+    """Name → prefab, with a stable index per name for the simulation's vectorised arrays."""
+
+    def __init__(self, prefabs: dict[str, Prefab]) -> None:
+        if not prefabs:
+            raise PersistenceError("prefabs", "the prefab file defines no prefabs")
+        self._prefabs = dict(prefabs)
+        self.names: tuple[str, ...] = tuple(prefabs)
+        self._index = {name: i for i, name in enumerate(self.names)}
+
+    @classmethod
+    def load(cls, path: Path = DEFAULT_PREFAB_FILE) -> PrefabRegistry:
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            return cls(PrefabFile.model_validate(data).prefabs)
+        except (OSError, json.JSONDecodeError, ValidationError) as exc:
+            raise PersistenceError(str(path), f"invalid prefab file: {exc}") from exc
+
+    def get(self, name: str) -> Prefab:
+        try:
+            return self._prefabs[name]
+        except KeyError:
+            raise UnknownPrefabError(name, self.names) from None
+
+    def index(self, name: str) -> int:
+        try:
+            return self._index[name]
+        except KeyError:
+            raise UnknownPrefabError(name, self.names) from None
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._prefabs
+
+    def __len__(self) -> int:
+        return len(self.names)
+
+    def by_index(self, i: int) -> Prefab:
+        return self._prefabs[self.names[i]]

@@ -1,0 +1,301 @@
+"""The headless simulation: one ``World`` per run, stepped at a fixed 60 Hz with a seeded RNG.
+
+Same seed + same inputs → same run. Views only read this state; bots and humans drive it through
+``PlayerInput``. It never imports arcade.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+import numpy as np
+
+from game.sim import combat, enemy_ai
+from game.sim import events as ev
+from game.sim.config import ARENA_H, ARENA_W, CELL_SIZE, DT, PLAYER_BULLET_RADIUS, wave_duration, xp_for_level
+from game.sim.params import Params
+from game.sim.player import IDLE, Player, PlayerInput
+from game.sim.pools import FIELDS_BULLET, FIELDS_ENEMY, FIELDS_PICKUP, Pool
+from game.sim.prefabs import BEHAVIOUR_CODES, PrefabRegistry
+from game.sim.spatial import Grid
+from game.sim.spawner import Spawner, WaveSpawner
+from game.sim.upgrades import roll_choices, stats_for
+
+Phase = Literal["playing", "upgrade", "dead"]
+RESPAWN_IFRAMES = 2.0
+MULTISHOT_SPREAD = 0.13  # radians between pellets
+
+
+@dataclass
+class RunStats:
+    kills: int = 0
+    deaths: int = 0
+    damage_taken: float = 0.0
+    score: int = 0
+    shots: int = 0
+    hits: int = 0
+
+
+@dataclass
+class World:
+    seed: int = 0
+    prefabs: PrefabRegistry = field(default_factory=PrefabRegistry.load)
+    spawner: Spawner = field(default_factory=WaveSpawner)
+    respawn: bool = False  # evaluation mode: count deaths and keep playing
+
+    def __post_init__(self) -> None:
+        self.rng = np.random.default_rng(self.seed)
+        self.params = Params()
+        self.player = Player()
+        self.enemies = Pool(FIELDS_ENEMY, 1024)
+        self.bullets = Pool(FIELDS_BULLET, 512)
+        self.enemy_bullets = Pool(FIELDS_BULLET, 256)
+        self.pickups = Pool(FIELDS_PICKUP, 512)
+        self.stats = RunStats()
+        self.events: list[ev.Event] = []
+        self.tick = 0
+        self.time = 0.0
+        self.wave = 0
+        self.wave_time_left = 0.0
+        self.phase: Phase = "playing"
+        self.stacks: dict[str, int] = {}
+        self.choices: list[str] = []
+        self.pending_picks = 0
+        self._next_id = 1
+        reg = self.prefabs
+        self.kind_score = np.array([reg.by_index(i).score for i in range(len(reg))], dtype=np.int64)
+        self.kind_xp = np.array([reg.by_index(i).xp for i in range(len(reg))], dtype=np.float64)
+        self.kind_keep_distance = np.array([reg.by_index(i).keep_distance for i in range(len(reg))])
+        self.kind_fire_interval = np.array([reg.by_index(i).fire_interval for i in range(len(reg))])
+        self.kind_projectile_speed = np.array([reg.by_index(i).projectile_speed for i in range(len(reg))])
+        self._cell = max(CELL_SIZE, 1.25 * max(reg.by_index(i).radius for i in range(len(reg))) + 8.0)
+        self.start_wave(1)
+
+    # ------------------------------------------------------------------ the tick
+    def step(self, inp: PlayerInput = IDLE) -> list[ev.Event]:
+        """Advance one fixed tick; returns this tick's events (also kept in ``self.events``)."""
+        self.events = []
+        if self.phase != "playing":
+            return self.events
+        self.tick += 1
+        self.time += DT
+        p = self.player
+        if p.move(inp, DT, self.params.get("player_speed_mult")):
+            self.events.append(ev.Dashed())
+        if p.ready_to_fire(inp, DT):
+            self._fire(inp)
+        if p.stats.regen:
+            p.heal(p.stats.regen * DT)
+        self.spawner.update(self, DT)
+        dx, dy, dist = enemy_ai.move_enemies(self, DT)
+        grid = Grid(self.enemies.view("x"), self.enemies.view("y"), self._cell)
+        enemy_ai.separate(self, grid, DT)
+        enemy_ai.enemy_attacks(self, dx, dy, dist, DT)
+        combat.move_bullets(self, DT)
+        combat.bullets_hit_enemies(self, grid)
+        combat.damage_player(self, dist)
+        combat.resolve_kills(self)
+        combat.collect_pickups(self, DT)
+        if p.hp <= 0.0:
+            self._player_died()
+        self.wave_time_left -= DT
+        if self.phase == "playing" and self.wave_time_left <= 0.0:
+            self._end_wave()
+        return self.events
+
+    def _fire(self, inp: PlayerInput) -> None:
+        p = self.player
+        n = p.stats.multishot
+        angles = p.aim_angle + (np.arange(n) - (n - 1) / 2.0) * MULTISHOT_SPREAD
+        speed = p.stats.bullet_speed
+        muzzle = p.stats.radius + PLAYER_BULLET_RADIUS
+        self.bullets.add(
+            n,
+            x=p.x + np.cos(angles) * muzzle,
+            y=p.y + np.sin(angles) * muzzle,
+            vx=np.cos(angles) * speed,
+            vy=np.sin(angles) * speed,
+            damage=p.stats.damage * self.params.get("player_damage_mult"),
+            ttl=p.stats.bullet_ttl,
+            pierce=p.stats.pierce,
+            last_hit=-1,
+        )
+        self.stats.shots += n
+        self.events.append(ev.ShotFired(n))
+
+    def fire_enemy_bullets(
+        self, x: np.ndarray, y: np.ndarray, vx: np.ndarray, vy: np.ndarray, damage: np.ndarray
+    ) -> None:
+        self.enemy_bullets.add(len(x), x=x, y=y, vx=vx, vy=vy, damage=damage, ttl=4.0, pierce=0, last_hit=-1)
+
+    def hurt_player(self, amount: float, source: str) -> None:
+        p = self.player
+        if amount <= 0 or p.invulnerable or not p.alive:
+            return
+        p.hp -= amount
+        p.iframes = p.stats.hit_iframes
+        self.stats.damage_taken += amount
+        self.events.append(ev.PlayerDamaged(amount, max(0.0, p.hp), source))
+
+    def _player_died(self) -> None:
+        self.stats.deaths += 1
+        self.events.append(ev.PlayerDied(self.time, self.wave))
+        if self.respawn:
+            p = self.player
+            p.hp = p.stats.max_hp
+            p.iframes = RESPAWN_IFRAMES
+            near = np.hypot(self.enemies.view("x") - p.x, self.enemies.view("y") - p.y) < 300.0
+            self.enemies.keep(~near)
+            self.enemy_bullets.clear()
+        else:
+            self.player.alive = False
+            self.player.hp = 0.0
+            self.phase = "dead"
+
+    # ------------------------------------------------------------------ waves and upgrades
+    def start_wave(self, wave: int) -> None:
+        self.wave = wave
+        self.wave_time_left = wave_duration(wave)
+        self.phase = "playing"
+        self.events.append(ev.WaveStarted(wave, self.wave_time_left))
+        self.spawner.on_wave_start(self, wave)
+
+    def _end_wave(self) -> None:
+        self.events.append(ev.WaveEnded(self.wave))
+        self.pending_picks += 1
+        self.enemy_bullets.clear()
+        self.phase = "upgrade"
+        self.choices = roll_choices(self.rng, self.stacks)
+
+    def choose_upgrade(self, key: str) -> None:
+        """Take one of the offered upgrades; the next wave starts once no picks are pending."""
+        if self.phase != "upgrade":
+            raise ValueError("no upgrade pick is open")
+        if key not in self.choices:
+            raise ValueError(f"'{key}' is not among the offered upgrades {self.choices}")
+        self.stacks[key] = self.stacks.get(key, 0) + 1
+        old_max = self.player.stats.max_hp
+        self.player.stats = stats_for(self.stacks)
+        self._apply_max_hp_param(old_max)
+        if key == "max_hp":
+            self.player.heal(25.0)
+        self.pending_picks -= 1
+        if self.pending_picks > 0:
+            self.choices = roll_choices(self.rng, self.stacks)
+        else:
+            self.choices = []
+            self.start_wave(self.wave + 1)
+
+    def _apply_max_hp_param(self, old_max: float) -> None:
+        from dataclasses import replace
+
+        p = self.player
+        p.stats = replace(p.stats, max_hp=p.stats.max_hp * self.params.get("player_max_hp_mult"))
+        if p.stats.max_hp > old_max:
+            p.hp += p.stats.max_hp - old_max
+        p.hp = min(p.hp, p.stats.max_hp)
+
+    def set_param(self, name: str, value: float) -> float:
+        old_max = self.player.stats.max_hp
+        applied = self.params.set(name, value)
+        if name == "player_max_hp_mult":
+            self.player.stats = stats_for(self.stacks)
+            self._apply_max_hp_param(old_max)
+        return applied
+
+    def gain_xp(self, amount: float) -> None:
+        p = self.player
+        p.xp += int(round(amount * self.params.get("xp_mult")))
+        self.stats.score += int(amount)
+        while p.xp >= xp_for_level(p.level):
+            p.xp -= xp_for_level(p.level)
+            p.level += 1
+            self.pending_picks += 1  # a level-up banks an extra pick for the next upgrade screen
+            self.events.append(ev.LevelUp(p.level))
+
+    # ------------------------------------------------------------------ world commands (prefab whitelist)
+    def spawn_enemy(self, prefab: str, x: float, y: float, *, elite: bool = False, source: str = "world") -> int:
+        pf = self.prefabs.get(prefab)  # raises UnknownPrefabError naming the allowed ones
+        kind = self.prefabs.index(prefab)
+        scale = 3.0 if elite else 1.0
+        r = pf.radius * (1.25 if elite else 1.0)
+        x = min(ARENA_W - r, max(r, float(x)))
+        y = min(ARENA_H - r, max(r, float(y)))
+        hp = pf.hp * scale * self.params.get("enemy_hp_mult")
+        eid = self._next_id
+        self._next_id += 1
+        self.enemies.add(
+            1, id=eid, kind=kind, behaviour=BEHAVIOUR_CODES[pf.behaviour], x=x, y=y, hp=hp, max_hp=hp,
+            speed=pf.speed * (1.1 if elite else 1.0), damage=pf.damage * (1.5 if elite else 1.0), radius=r,
+            elite=elite, cooldown=pf.fire_interval * float(self.rng.uniform(0.5, 1.0)), pattern=0, charge=0.0,
+        )
+        self.events.append(ev.EnemySpawned(eid, prefab, x, y, elite, source))
+        return eid
+
+    def _index_of(self, entity_id: int) -> int | None:
+        hits = np.nonzero(self.enemies.view("id") == entity_id)[0]
+        return int(hits[0]) if len(hits) else None
+
+    def move_enemy(self, entity_id: int, x: float, y: float) -> bool:
+        i = self._index_of(entity_id)
+        if i is None:
+            return False
+        r = float(self.enemies.radius[i])
+        self.enemies.x[i] = min(ARENA_W - r, max(r, float(x)))
+        self.enemies.y[i] = min(ARENA_H - r, max(r, float(y)))
+        return True
+
+    def destroy_enemy(self, entity_id: int) -> bool:
+        i = self._index_of(entity_id)
+        if i is None:
+            return False
+        keep = np.ones(self.enemies.n, dtype=bool)
+        keep[i] = False
+        self.events.append(ev.EnemyRemoved(entity_id, self.prefabs.names[int(self.enemies.kind[i])]))
+        self.enemies.keep(keep)
+        return True
+
+    def list_enemies(self, limit: int = 50) -> list[dict[str, Any]]:
+        e, names = self.enemies, self.prefabs.names
+        p = self.player
+        d = np.hypot(e.view("x") - p.x, e.view("y") - p.y)
+        order = np.argsort(d, kind="stable")[: max(0, limit)]
+        return [
+            {
+                "id": int(e.id[i]), "prefab": names[int(e.kind[i])], "x": round(float(e.x[i]), 1),
+                "y": round(float(e.y[i]), 1), "hp": round(float(e.hp[i]), 1), "elite": bool(e.elite[i]),
+                "distance": round(float(d[i]), 1),
+            }
+            for i in order
+        ]
+
+    # ------------------------------------------------------------------ read-only views
+    @property
+    def alive(self) -> bool:
+        return self.phase != "dead"
+
+    def nearest_enemy_distance(self) -> float:
+        if self.enemies.n == 0:
+            return math.inf
+        return float(np.hypot(self.enemies.view("x") - self.player.x, self.enemies.view("y") - self.player.y).min())
+
+    def game_state(self) -> dict[str, Any]:
+        """A compact, JSON-able snapshot for mods, agents and MCP."""
+        p = self.player
+        counts = np.bincount(self.enemies.view("kind"), minlength=len(self.prefabs))
+        return {
+            "time": round(self.time, 2), "tick": self.tick, "wave": self.wave, "phase": self.phase,
+            "wave_time_left": round(max(0.0, self.wave_time_left), 2),
+            "player": {
+                "x": round(p.x, 1), "y": round(p.y, 1), "hp": round(p.hp, 1), "max_hp": round(p.stats.max_hp, 1),
+                "level": p.level, "xp": p.xp, "alive": p.alive,
+            },
+            "score": self.stats.score, "kills": self.stats.kills, "deaths": self.stats.deaths,
+            "enemies_alive": self.enemies.n,
+            "enemies_by_prefab": {self.prefabs.names[i]: int(c) for i, c in enumerate(counts) if c},
+            "bullets": self.bullets.n, "enemy_bullets": self.enemy_bullets.n, "pickups": self.pickups.n,
+            "upgrades": dict(self.stacks), "params": self.params.as_dict(),
+            "arena": {"width": ARENA_W, "height": ARENA_H},
+        }
