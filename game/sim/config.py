@@ -53,10 +53,22 @@ ENEMY_BULLET_RADIUS = 7.0
 PLAYER_BULLET_RADIUS = 5.0
 PICKUP_RADIUS = 10.0
 CELL_SIZE = 64.0
+ENEMY_HP_GROWTH = 0.18
+ENEMY_SPEED_GROWTH = 0.035
+ENEMY_SPEED_CAP = 1.4
 
 
 def wave_duration(wave: int) -> float:
     return min(WAVE_MAX_SECONDS, WAVE_BASE_SECONDS + WAVE_GROWTH_SECONDS * (wave - 1))
+
+
+def enemy_hp_scale(wave: int) -> float:
+    """Enemies spawned in later waves are tougher."""
+    return 1.0 + ENEMY_HP_GROWTH * (wave - 1)
+
+
+def enemy_speed_scale(wave: int) -> float:
+    return min(ENEMY_SPEED_CAP, 1.0 + ENEMY_SPEED_GROWTH * (wave - 1))
 
 
 def xp_for_level(level: int) -> int:

@@ -39,8 +39,8 @@ class WaveSpawner:
 
     def __init__(
         self,
-        base_credits_per_s: float = 1.3,
-        growth_per_wave: float = 0.32,
+        base_credits_per_s: float = 1.45,
+        growth_per_wave: float = 0.45,
         live_cap: int = 700,
         elite_chance_per_wave: float = 0.015,
     ) -> None:
@@ -92,3 +92,13 @@ class WaveSpawner:
             x, y = ring_position(world.rng, world.player.x, world.player.y, 30.0, angle + world.rng.normal(0, 0.25))
             world.spawn_enemy(name, x, y, elite=elite, source="wave")
         self.credits -= unit * count
+
+
+class NullSpawner:
+    """Spawns nothing: for tests, sandboxes and scripted scenes where every enemy is placed by hand."""
+
+    def on_wave_start(self, world: World, wave: int) -> None:
+        return None
+
+    def update(self, world: World, dt: float) -> None:
+        return None

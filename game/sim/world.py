@@ -14,7 +14,17 @@ import numpy as np
 
 from game.sim import combat, enemy_ai
 from game.sim import events as ev
-from game.sim.config import ARENA_H, ARENA_W, CELL_SIZE, DT, PLAYER_BULLET_RADIUS, wave_duration, xp_for_level
+from game.sim.config import (
+    ARENA_H,
+    ARENA_W,
+    CELL_SIZE,
+    DT,
+    PLAYER_BULLET_RADIUS,
+    enemy_hp_scale,
+    enemy_speed_scale,
+    wave_duration,
+    xp_for_level,
+)
 from game.sim.params import Params
 from game.sim.player import IDLE, Player, PlayerInput
 from game.sim.pools import FIELDS_BULLET, FIELDS_ENEMY, FIELDS_PICKUP, Pool
@@ -223,12 +233,12 @@ class World:
         r = pf.radius * (1.25 if elite else 1.0)
         x = min(ARENA_W - r, max(r, float(x)))
         y = min(ARENA_H - r, max(r, float(y)))
-        hp = pf.hp * scale * self.params.get("enemy_hp_mult")
+        hp = pf.hp * scale * self.params.get("enemy_hp_mult") * enemy_hp_scale(max(1, self.wave))
         eid = self._next_id
         self._next_id += 1
         self.enemies.add(
             1, id=eid, kind=kind, behaviour=BEHAVIOUR_CODES[pf.behaviour], x=x, y=y, hp=hp, max_hp=hp,
-            speed=pf.speed * (1.1 if elite else 1.0), damage=pf.damage * (1.5 if elite else 1.0), radius=r,
+            speed=pf.speed * (1.1 if elite else 1.0) * enemy_speed_scale(max(1, self.wave)), damage=pf.damage * (1.5 if elite else 1.0), radius=r,
             elite=elite, cooldown=pf.fire_interval * float(self.rng.uniform(0.5, 1.0)), pattern=0, charge=0.0,
         )
         self.events.append(ev.EnemySpawned(eid, prefab, x, y, elite, source))

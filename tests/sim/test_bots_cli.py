@@ -1,0 +1,36 @@
+"""Bots play the real game headless through the real command line."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from game.headless import run_headless
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def test_cli_strong_bot_reaches_wave_three(saves_dir: Path) -> None:
+    out = subprocess.run(
+        [sys.executable, "-m", "game", "--headless", "--bot", "strong", "--seconds", "120", "--seed", "1", "--json"],
+        cwd=REPO, capture_output=True, text=True, timeout=120, env={**os.environ, "ARENA_SAVES_DIR": str(saves_dir)},
+        check=True,
+    )
+    summary = json.loads(out.stdout.strip().splitlines()[-1])
+    for key in ("seed", "seconds", "waves_reached", "kills", "deaths", "damage_taken", "final_score",
+                "ticks_per_second"):
+        assert key in summary
+    assert summary["seed"] == 1
+    assert summary["waves_reached"] >= 3
+    assert summary["ticks_per_second"] > 60, "headless runs faster than real time"
+    assert (saves_dir / "runs.json").exists()
+
+
+def test_weak_bots_die_more_often_than_strong_bots() -> None:
+    seeds = range(1, 6)
+    weak = sum(run_headless(seed=s, seconds=100, bot="weak").deaths for s in seeds)
+    strong = sum(run_headless(seed=s, seconds=100, bot="strong").deaths for s in seeds)
+    assert weak > strong

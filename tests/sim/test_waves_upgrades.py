@@ -1,0 +1,105 @@
+"""Wave progression, the upgrade pick, stacking upgrades, level-ups and bounded params."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from coreai.errors import CommandRejected
+from game.sim import events as ev
+from game.sim.config import BOSS_EVERY, PLAYER_BASE, TICK_HZ, wave_duration
+from game.sim.player import PlayerInput
+from game.sim.upgrades import UPGRADE_KEYS, roll_choices, stats_for
+from game.sim.world import World
+from game.sim.spawner import NullSpawner
+
+
+def run_until_pick(w: World) -> int:
+    ticks = 0
+    while w.phase == "playing":
+        w.step(PlayerInput())
+        ticks += 1
+    return ticks
+
+
+def test_wave_lasts_its_duration_then_offers_three_upgrades() -> None:
+    w = World(seed=3, spawner=NullSpawner())
+    ticks = run_until_pick(w)
+    assert ticks == pytest.approx(wave_duration(1) * TICK_HZ, abs=1)
+    assert w.phase == "upgrade"
+    assert len(w.choices) == 3 and len(set(w.choices)) == 3
+    time_at_pick = w.time
+    w.step(PlayerInput())
+    assert w.time == time_at_pick, "time stands still during the pick"
+    w.choose_upgrade(w.choices[0])
+    assert w.phase == "playing" and w.wave == 2
+
+
+def test_choosing_an_upgrade_not_offered_is_refused() -> None:
+    w = World(seed=3, spawner=NullSpawner())
+    run_until_pick(w)
+    missing = next(k for k in UPGRADE_KEYS if k not in w.choices)
+    with pytest.raises(ValueError):
+        w.choose_upgrade(missing)
+    assert w.phase == "upgrade"
+
+
+def test_boss_arrives_on_boss_waves() -> None:
+    w = World(seed=5, respawn=True)
+    for _ in range(BOSS_EVERY - 1):
+        run_until_pick(w)
+        w.choose_upgrade(w.choices[0])
+        while w.phase == "upgrade":
+            w.choose_upgrade(w.choices[0])
+    assert w.wave == BOSS_EVERY
+    boss_kind = w.prefabs.index("boss")
+    assert (w.enemies.view("kind") == boss_kind).sum() == 1
+
+
+def test_upgrades_stack() -> None:
+    one = stats_for({"fire_rate": 1, "multishot": 1})
+    three = stats_for({"fire_rate": 3, "multishot": 3, "max_hp": 2})
+    assert one.fire_rate == pytest.approx(PLAYER_BASE.fire_rate * 1.18)
+    assert three.fire_rate == pytest.approx(PLAYER_BASE.fire_rate * 1.18**3)
+    assert three.multishot == PLAYER_BASE.multishot + 3
+    assert three.max_hp == PLAYER_BASE.max_hp + 50
+
+
+def test_multishot_fires_more_bullets() -> None:
+    w = World(seed=1, spawner=NullSpawner())
+    w.stacks["multishot"] = 2
+    w.player.stats = stats_for(w.stacks)
+    w.step(PlayerInput(aim_x=w.player.x + 1, aim_y=w.player.y, shoot=True))
+    assert w.bullets.n == 3
+
+
+def test_capped_upgrades_are_no_longer_offered() -> None:
+    rng = np.random.default_rng(0)
+    stacks = {"multishot": 6, "pierce": 5, "move_speed": 6}
+    for _ in range(50):
+        assert not {"multishot", "pierce", "move_speed"} & set(roll_choices(rng, stacks))
+
+
+def test_level_up_banks_an_extra_pick() -> None:
+    w = World(seed=2, spawner=NullSpawner())
+    w.gain_xp(10)
+    assert w.player.level == 2
+    assert any(isinstance(e, ev.LevelUp) for e in w.events)
+    run_until_pick(w)
+    w.choose_upgrade(w.choices[0])
+    assert w.phase == "upgrade", "the banked pick is offered too"
+    w.choose_upgrade(w.choices[0])
+    assert w.phase == "playing" and w.wave == 2
+    assert sum(w.stacks.values()) == 2
+
+
+def test_params_are_bounded_and_named() -> None:
+    w = World(seed=0, spawner=NullSpawner())
+    assert w.set_param("enemy_speed_mult", 1.5) == 1.5
+    with pytest.raises(CommandRejected, match="outside"):
+        w.set_param("enemy_speed_mult", 50)
+    with pytest.raises(CommandRejected, match="unknown param"):
+        w.set_param("god_mode", 1)
+    w.set_param("player_max_hp_mult", 0.5)
+    assert w.player.stats.max_hp == pytest.approx(PLAYER_BASE.max_hp * 0.5)
+    assert w.player.hp <= w.player.stats.max_hp
