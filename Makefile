@@ -5,7 +5,6 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 MODEL_DIR := assets/models
 MODEL := $(MODEL_DIR)/SmolLM2-135M-Instruct.Q4_1.gguf
-MODEL_SHA256 := $(shell cat $(MODEL_DIR)/SmolLM2-135M-Instruct.Q4_1.gguf.sha256 2>/dev/null | cut -d' ' -f1)
 ARGS ?=
 
 .PHONY: run test bench lint eval clean install model
