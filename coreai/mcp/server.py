@@ -1,0 +1,180 @@
+"""The MCP server inside the game process: the SDK's streamable-HTTP app behind admission, on a daemon thread.
+
+``McpServerThread(settings, services, queue).start()`` binds 127.0.0.1:<port> (a non-loopback host is
+refused), builds the ``MCPServer`` with one tool per present service, wraps it in ``AdmissionMiddleware``
+and serves it with uvicorn on a background daemon thread, returning once uvicorn reports ``started``. The
+token and ready-to-paste client configs are logged once (feature "mcp"). ``stop()`` resolves every queued
+call first, then asks uvicorn to exit and joins the thread. Stateless JSON responses: no sessions, no SSE.
+"""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from typing import Any
+
+import uvicorn
+from loguru import logger
+from mcp.server.mcpserver import MCPServer
+from mcp.server.transport_security import TransportSecuritySettings
+
+from coreai.errors import McpError, SettingsError
+from coreai.mainloop import MainLoopQueue
+from coreai.mcp import tool_docs
+from coreai.mcp.admission import AdmissionMiddleware, allowed_hosts, allowed_origins
+from coreai.mcp.mainthread import MainThreadBridge
+from coreai.mcp.services import McpServices
+from coreai.mcp.settings import McpSettings, is_loopback_host
+from coreai.mcp.token import ResolvedToken, connect_instructions, resolve_token
+from coreai.mcp.tools import ToolRegistrar
+
+MCP_PATH = "/mcp"
+SERVER_NAME = "arena-director"
+_log = logger.bind(feature="mcp", trace_id="-")
+
+
+def build_app(
+    settings: McpSettings, services: McpServices, bridge: MainThreadBridge, *, port: int, token: str | None
+) -> tuple[AdmissionMiddleware, list[str]]:
+    """The full ASGI app for ``port`` (admission outside, the SDK inside) and the tool names it offers."""
+    tools = ToolRegistrar(services, bridge, settings.max_resolution).build()
+    # log_level only matters if nobody configured stdlib logging yet (the SDK calls basicConfig)
+    server: MCPServer[Any] = MCPServer(
+        SERVER_NAME, instructions=tool_docs.SERVER_INSTRUCTIONS, tools=tools, log_level="WARNING"
+    )
+    # The SDK's own DNS-rebinding check stays on as a second line, with exactly our allow-lists, so it can
+    # never refuse a request that admission accepted (admission answers first with 403/415/413).
+    security = TransportSecuritySettings(
+        enable_dns_rebinding_protection=True,
+        allowed_hosts=allowed_hosts(port),
+        allowed_origins=allowed_origins(port),
+    )
+    inner = server.streamable_http_app(
+        streamable_http_path=MCP_PATH,
+        json_response=True,
+        stateless_http=True,
+        max_request_body_size=settings.max_body_bytes,
+        transport_security=security,
+        host=settings.host,
+    )
+    app = AdmissionMiddleware(
+        inner,
+        port=port,
+        token=token,
+        path=MCP_PATH,
+        max_body_bytes=settings.max_body_bytes,
+        auth_warning_interval_s=settings.auth_warning_interval_s,
+    )
+    return app, [t.name for t in tools]
+
+
+def _bind(host: str, port: int) -> socket.socket:
+    family = socket.AF_INET6 if ":" in host.strip("[]") else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        # inherited by accepted sockets: without it every response waits ~40 ms on Nagle + delayed ACK
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        sock.bind((host.strip("[]"), port))
+        sock.listen(64)
+    except OSError as exc:
+        sock.close()
+        raise McpError(f"MCP cannot listen on {host}:{port}: {exc.strerror or exc}") from exc
+    sock.setblocking(False)
+    return sock
+
+
+class McpServerThread:
+    """Owns the uvicorn server thread; ``start()`` / ``stop()`` are called from the game's main thread."""
+
+    def __init__(self, settings: McpSettings, services: McpServices, queue: MainLoopQueue) -> None:
+        if not is_loopback_host(settings.host):  # also enforced by McpSettings; this guards model_construct
+            raise SettingsError("mcp.host", f"refusing to bind '{settings.host}': loopback only")
+        self.settings = settings
+        self.services = services
+        self.bridge = MainThreadBridge(queue, settings.call_timeout_s)
+        self.resolved: ResolvedToken = resolve_token(settings.token, auth_disabled=settings.auth_disabled)
+        self.port: int | None = None
+        self.tools: list[str] = []
+        self.app: AdmissionMiddleware | None = None
+        self._server: uvicorn.Server | None = None
+        self._thread: threading.Thread | None = None
+        self._sock: socket.socket | None = None
+
+    @property
+    def token(self) -> str | None:
+        return self.resolved.token
+
+    @property
+    def url(self) -> str:
+        host = "[::1]" if self.settings.host.strip("[]") == "::1" else self.settings.host
+        return f"http://{host}:{self.port}{MCP_PATH}"
+
+    @property
+    def running(self) -> bool:
+        alive = self._thread is not None and self._thread.is_alive()
+        return alive and self._server is not None and self._server.started
+
+    def start(self, timeout_s: float = 10.0) -> None:
+        if self._thread is not None:
+            raise McpError("MCP server already started")
+        self._sock = _bind(self.settings.host, self.settings.port)
+        self.port = int(self._sock.getsockname()[1])
+        self.app, self.tools = build_app(
+            self.settings, self.services, self.bridge, port=self.port, token=self.resolved.token
+        )
+        config = uvicorn.Config(
+            self.app,
+            log_config=None,
+            log_level="warning",
+            access_log=False,
+            lifespan="on",
+            timeout_graceful_shutdown=3,
+            ws="none",
+        )
+        self._server = uvicorn.Server(config)
+        self._thread = threading.Thread(
+            target=self._server.run, kwargs={"sockets": [self._sock]}, name="mcp-server", daemon=True
+        )
+        self._thread.start()
+        deadline = time.monotonic() + timeout_s
+        while not self._server.started:
+            if not self._thread.is_alive() or time.monotonic() > deadline:
+                self.stop()
+                raise McpError(f"MCP server did not start on {self.settings.host}:{self.port}")
+            time.sleep(0.01)
+        if self.resolved.token is None:
+            _log.warning("MCP auth is DISABLED by setting: any local process can drive the game this session")
+        _log.info(
+            "MCP server started (token from {}, tools: {})\n{}",
+            self.resolved.source,
+            ", ".join(self.tools) or "none",
+            connect_instructions(self.url, self.token),
+        )
+
+    def stop(self, timeout_s: float = 5.0) -> None:
+        """Resolve every queued call, stop uvicorn, join the thread; safe to call twice."""
+        self.bridge.close()
+        if self._server is not None:
+            self._server.should_exit = True
+        if self._thread is not None:
+            self._thread.join(timeout_s)
+            if self._thread.is_alive():
+                _log.error("MCP server thread did not stop within {:g}s", timeout_s)
+                if self._server is not None:
+                    self._server.force_exit = True
+                self._thread.join(1.0)
+        if self._sock is not None:
+            self._sock.close()
+            self._sock = None
+        if self._thread is not None:
+            _log.info("MCP server stopped")
+        self._thread = None
+
+    def __enter__(self) -> McpServerThread:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
