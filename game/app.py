@@ -1,0 +1,345 @@
+"""The windowed game: one ``GameApp`` owns the window's screens (title → arena ⇄ upgrade pick → game
+over), the hotkey registry, sound, panels, toasts, screenshots and saves.
+
+``run_window(options)`` opens the window and plays until it closes (or, with ``options.seconds``, until that
+much game time has passed) and returns the last run's summary. Other parts plug in through ``on_ready``::
+
+    def wire(app: GameApp) -> None:
+        app.world_factory = lambda seed: World(seed=seed, spawner=DirectorSpawner())
+        app.arena.frame_hooks.append(lambda world, dt: queue.drain())
+        app.arena.run_start_hooks.append(lambda world: setattr(handle, "world", world))
+        app.arena.activity_source = lambda: orchestrator.status_line()
+        app.add_panel(director_panel, arcade.key.F10, "Director panel")
+        app.show_toast("Director online")
+
+    run_window(options, on_ready=wire)
+"""
+
+from __future__ import annotations
+
+import io
+import random
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import arcade
+from arcade.types import Color
+from loguru import logger
+
+from coreai.errors import CoreAIError
+from coreai.paths import saves_path
+from coreai.persist import atomic_write_bytes
+from game import hotkeys as hk
+from game.audio import Audio
+from game.bot import Bot
+from game.headless import RunSummary, summarize
+from game.options import LaunchOptions
+from game.render import palette
+from game.render.overlays import HelpOverlay, Overlay, OverlayStack, Toasts
+from game.saves import HighScore, SaveStore
+from game.sim.config import SCREEN_H, SCREEN_W
+from game.sim.prefabs import PrefabRegistry
+from game.sim.world import World
+from game.views.arena import ArenaView
+from game.views.base import FpsMeter
+from game.views.gameover import GameOverView
+from game.views.title import TitleView
+from game.views.upgrade import UpgradeView
+
+log = logger.bind(feature="game", trace_id=None)
+
+WorldFactory = Callable[[int], World]
+TITLE = "Arena Director"
+
+
+def default_world(seed: int) -> World:
+    return World(seed=seed)
+
+
+class GameApp:
+    def __init__(
+        self,
+        options: LaunchOptions,
+        window: arcade.Window,
+        *,
+        world_factory: WorldFactory | None = None,
+        audio: Audio | None = None,
+        on_finish: Callable[[], None] | None = None,
+    ) -> None:
+        self.options = options
+        self.window = window
+        window.background_color = palette.BACKGROUND
+        arcade.resources.load_kenney_fonts()  # the heading font (palette.FONT_DISPLAY)
+        self.time_limit: float | None = options.seconds
+        self.world_factory: WorldFactory = world_factory or default_world
+        self.on_finish = on_finish
+        self.hotkeys = hk.default_registry()
+        self.hotkeys.on_error = lambda entry, exc: self.show_toast(
+            f"{entry.label} failed: {exc}", 4.0, palette.WARN
+        )
+        self.audio = audio or Audio(muted=options.mute)
+        self.overlays = OverlayStack()
+        self.help = HelpOverlay(self.hotkeys)
+        self.overlays.add(self.help)
+        self.toasts = Toasts()
+        self.fps = FpsMeter()  # frames actually drawn per second, any screen
+        self.arena = ArenaView(self)
+        self.upgrade = UpgradeView(self)
+        self.title: TitleView | None = None
+        self.summary: RunSummary | None = None  # the last finished (or time-limited) run
+        self.recorded = False  # whether ``summary`` was written to the saves
+        self.finished = False
+        self.runs_started = 0
+        self.seed: int | None = None
+        self.last_screenshot: Path | None = None
+        self._screenshot_requested = False
+        self.show_fps = True  # F3: the HUD's FPS / enemy-count line
+        self._store: SaveStore | None = None
+        self._bind_hotkeys()
+
+    # ------------------------------------------------------------------ public API for other parts
+    def show_toast(self, text: str, seconds: float = 3.0, color: Color = palette.TEXT) -> None:
+        """A short notice under the HUD (announcer lines, mod notices). Safe from any thread."""
+        self.toasts.show(text, seconds, color)
+
+    def add_panel(self, panel: Overlay, key: int | None = None, description: str = "") -> Overlay:
+        """Draw ``panel`` above the HUD; with ``key``, that hotkey toggles it.
+
+        Registering a reserved key (F6, F7, F9, F10, backtick) replaces its "coming" entry in the help.
+        """
+        self.overlays.add(panel)
+        if key is not None:
+            self.hotkeys.register(
+                key, description or type(panel).__name__, lambda: self.overlays.toggle(panel)
+            )
+        return panel
+
+    @property
+    def demo_badge(self) -> str:
+        return f"DEMO  -  bot: {self.options.bot}" if self.options.bot else ""
+
+    @property
+    def world(self) -> World | None:
+        return self.arena.world
+
+    # ------------------------------------------------------------------ flow between screens
+    def start(self) -> None:
+        for warning in self.saves_warnings():
+            self.show_toast(warning, 8.0, palette.WARN)
+        self.show_title()
+
+    def show_title(self) -> None:
+        if self.title is None:
+            try:
+                sprites = [p.sprite for p in (PrefabRegistry.load().by_index(i) for i in range(5))]
+            except (CoreAIError, IndexError):
+                sprites = [":resources:images/enemies/slimeGreen.png"]
+            self.title = TitleView(self, sprites, best_score=self._best_score())
+        self.window.show_view(self.title)
+
+    def _next_seed(self) -> int:
+        if self.options.seed is not None:
+            return self.options.seed
+        return random.randrange(1_000_000)
+
+    def new_run(self) -> None:
+        """Start a fresh run (title, game over, F5)."""
+        self.seed = self._next_seed()
+        try:
+            world = self.world_factory(self.seed)
+        except Exception as exc:  # a broken plug-in factory must not end the game: fall back to the default
+            log.opt(exception=exc).error("world factory failed, using the default world: {}", exc)
+            self.show_toast(f"custom world failed ({exc}); playing the default arena", 6.0, palette.WARN)
+            world = default_world(self.seed)
+        bot = Bot(self.options.bot, seed=self.seed) if self.options.bot else None
+        self.arena.start_run(world, bot)
+        self.summary = None
+        self.recorded = False
+        self.runs_started += 1
+        log.info("run {} started (seed {}, bot {})", self.runs_started, self.seed, self.options.bot)
+        self.window.show_view(self.arena)
+
+    def show_upgrade(self) -> None:
+        if self.window.current_view is not self.upgrade:
+            self.window.show_view(self.upgrade)
+
+    def resume_arena(self) -> None:
+        if self.window.current_view is not self.arena:
+            self.window.show_view(self.arena)
+
+    def current_summary(self) -> RunSummary | None:
+        world = self.arena.world
+        if world is None:
+            return None
+        return summarize(world, max(self.arena.wall_s, 1e-6), self.options.bot)
+
+    def run_over(self) -> None:
+        """The player died: record the run and show the game-over screen (with ``options.seconds``, the
+        timed session ends here instead, like a headless run)."""
+        summary = self.current_summary()
+        if summary is None:
+            return
+        if self.time_limit is not None:
+            self.time_up()
+            return
+        rank = self._record(summary)
+        view = GameOverView(
+            self,
+            summary,
+            rank=rank,
+            high_scores=self._high_scores(),
+            warnings=self.saves_warnings(),
+            reason="died",
+        )
+        self.window.show_view(view)
+
+    def time_up(self) -> None:
+        """The timed session (``options.seconds``) is over, by time or by death: record the run and call
+        ``on_finish`` (``run_window`` closes the window there)."""
+        if self.finished:
+            return
+        summary = self.current_summary()
+        if summary is not None and not self.recorded:
+            self._record(summary)
+        self.finished = True
+        log.info("timed session over after {:.1f}s of game time", summary.seconds if summary else 0.0)
+        if self.on_finish is not None:
+            self.on_finish()
+
+    def result(self) -> RunSummary | None:
+        """What ``run_window`` returns: the last run's summary (the run in progress if the window closed)."""
+        if self.summary is not None:
+            return self.summary
+        return self.current_summary()
+
+    # ------------------------------------------------------------------ saves
+    def _saves(self) -> SaveStore | None:
+        if self._store is None:
+            try:
+                self._store = SaveStore()
+            except (CoreAIError, OSError) as exc:  # an unusable saves folder: play on without saves
+                log.error("saves unavailable: {}", exc)
+                self.show_toast(f"saves unavailable: {exc}", 6.0, palette.WARN)
+        return self._store
+
+    def _record(self, summary: RunSummary) -> int | None:
+        self.summary = summary
+        store = self._saves()
+        if store is None:
+            return None
+        try:
+            rank = store.record_run(summary)
+        except (CoreAIError, OSError) as exc:
+            log.error("could not record the run: {}", exc)
+            self.show_toast(f"run not saved: {exc}", 6.0, palette.WARN)
+            return None
+        self.recorded = True
+        return rank
+
+    def _high_scores(self) -> list[HighScore]:
+        store = self._saves()
+        return store.high_scores() if store is not None else []
+
+    def _best_score(self) -> int:
+        store = self._saves()
+        return store.best_score() if store is not None else 0
+
+    def saves_warnings(self) -> list[str]:
+        store = self._saves()
+        return list(store.warnings) if store is not None else []
+
+    # ------------------------------------------------------------------ hotkeys
+    def _bind_hotkeys(self) -> None:
+        r = self.hotkeys
+        r.set_handler(hk.HELP, lambda: self.overlays.toggle(self.help))
+        for k in hk.PAUSE_KEYS:
+            r.set_handler(k, self.toggle_pause)
+        r.set_handler(hk.SCREENSHOT, self.request_screenshot)
+        r.set_handler(hk.RESTART, self.new_run)
+        r.set_handler(hk.FULLSCREEN, self.toggle_fullscreen)
+        r.set_handler(hk.MUTE, self.toggle_mute)
+        r.set_handler(hk.FPS, self.toggle_fps)
+
+    def toggle_pause(self) -> None:
+        if self.window.current_view is self.arena:
+            self.arena.toggle_pause()
+
+    def toggle_fullscreen(self) -> None:
+        try:
+            self.window.set_fullscreen(not self.window.fullscreen)
+        except Exception as exc:  # headless or a display that refuses: stay windowed
+            self.show_toast(f"fullscreen unavailable: {exc}", 3.0, palette.WARN)
+
+    def toggle_fps(self) -> None:
+        self.show_fps = not self.show_fps
+
+    def toggle_mute(self) -> None:
+        on = self.audio.toggle_mute()
+        self.show_toast("sound on" if on else "sound off", 1.5)
+
+    def request_screenshot(self) -> None:
+        """Save the next drawn frame to ``saves/screenshots/`` (taken right after drawing, main thread)."""
+        self._screenshot_requested = True
+
+    def capture_screenshot_if_requested(self) -> Path | None:
+        if not self._screenshot_requested:
+            return None
+        self._screenshot_requested = False
+        try:
+            path = self.save_screenshot()
+        except (CoreAIError, OSError, ValueError) as exc:
+            log.error("screenshot failed: {}", exc)
+            self.show_toast(f"screenshot failed: {exc}", 4.0, palette.WARN)
+            return None
+        self.show_toast(f"screenshot saved: {path.name}", 2.5, palette.GOOD)
+        return path
+
+    def save_screenshot(self, path: Path | None = None) -> Path:
+        """Write the current framebuffer as a PNG; call after drawing a frame."""
+        image = arcade.get_image()
+        if path is None:
+            stamp = time.strftime("%Y%m%d-%H%M%S") + f"-{int(time.time() * 1000) % 1000:03d}"
+            path = saves_path("screenshots", f"arena-{stamp}.png")
+            n = 1
+            while path.exists():
+                path = path.with_name(f"arena-{stamp}-{n}.png")
+                n += 1
+        buf = io.BytesIO()
+        image.convert("RGB").save(buf, format="PNG")
+        atomic_write_bytes(path, buf.getvalue())
+        self.last_screenshot = path
+        log.info("screenshot saved to {}", path)
+        return path
+
+    # ------------------------------------------------------------------ chrome (drawn by every view)
+    def draw_chrome(self) -> None:
+        w, h = self.window.width, self.window.height
+        self.toasts.draw(w, h)
+        self.overlays.draw(w, h)
+
+    def update_chrome(self, dt: float) -> None:
+        self.toasts.update(dt)
+
+
+def run_window(
+    options: LaunchOptions,
+    *,
+    world_factory: WorldFactory | None = None,
+    on_ready: Callable[[GameApp], None] | None = None,
+) -> RunSummary | None:
+    """Open the game window, play, and return the last run's summary (None if no run was started)."""
+    window = arcade.Window(
+        SCREEN_W, SCREEN_H, TITLE, fullscreen=options.fullscreen, resizable=True, vsync=True
+    )
+    window.set_minimum_size(960, 600)
+    app = GameApp(options, window, world_factory=world_factory, on_finish=window.close)
+    if on_ready is not None:
+        on_ready(app)
+    app.start()
+    try:
+        arcade.run()
+    finally:
+        if not app.finished:
+            app.finished = True
+    return app.result()

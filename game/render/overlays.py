@@ -1,0 +1,224 @@
+"""Screen-space layers drawn above the HUD: panels toggled by hotkeys (help now; director, mods and console
+later), and toasts (short notices from the announcer, mods and the game).
+
+A panel is any object with ``visible: bool`` and ``draw(width, height)``; it may also define
+``on_key(symbol, modifiers) -> bool`` and ``on_text(text) -> bool`` to take keyboard input while visible
+(return True to consume the key). ``show_toast`` is safe to call from any thread: text objects are only
+created on the main thread when the toast is drawn.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import deque
+from dataclasses import dataclass
+from typing import Protocol, runtime_checkable
+
+import arcade
+from arcade.types import Color
+from loguru import logger
+
+from game.hotkeys import HotkeyRegistry
+from game.render import palette
+from game.render.widgets import Label, ShadowLabel, draw_panel
+
+log = logger.bind(feature="game", trace_id=None)
+
+
+@runtime_checkable
+class Overlay(Protocol):
+    visible: bool
+
+    def draw(self, width: float, height: float) -> None: ...
+
+
+class OverlayStack:
+    """Panels in draw order (last on top). Keys go to the topmost visible panel that wants them."""
+
+    def __init__(self) -> None:
+        self.items: list[Overlay] = []
+
+    def add(self, overlay: Overlay) -> Overlay:
+        if overlay not in self.items:
+            self.items.append(overlay)
+        return overlay
+
+    def remove(self, overlay: Overlay) -> None:
+        if overlay in self.items:
+            self.items.remove(overlay)
+
+    def toggle(self, overlay: Overlay) -> bool:
+        overlay.visible = not overlay.visible
+        return overlay.visible
+
+    def any_visible(self) -> bool:
+        return any(o.visible for o in self.items)
+
+    def draw(self, width: float, height: float) -> None:
+        for o in self.items:
+            if not o.visible:
+                continue
+            try:
+                o.draw(width, height)
+            except Exception as exc:  # a broken panel is hidden, the game goes on
+                o.visible = False
+                log.opt(exception=exc).error(
+                    "overlay {} failed to draw and was hidden: {}", type(o).__name__, exc
+                )
+
+    def on_key(self, symbol: int, modifiers: int) -> bool:
+        for o in reversed(self.items):
+            handler = getattr(o, "on_key", None)
+            if o.visible and handler is not None and handler(symbol, modifiers):
+                return True
+        return False
+
+    def on_text(self, text: str) -> bool:
+        for o in reversed(self.items):
+            handler = getattr(o, "on_text", None)
+            if o.visible and handler is not None and handler(text):
+                return True
+        return False
+
+
+class HelpOverlay:
+    """F1: every hotkey and control from the registry; reserved keys without a handler read "coming".
+    Groups flow into a second column when one column would not fit the window."""
+
+    COLUMN_W = 560.0
+    GROUP_GAP, ROW = 34.0, 25.0
+
+    def __init__(self, registry: HotkeyRegistry) -> None:
+        self.registry = registry
+        self.visible = False
+        self._layout_key: tuple[int, int] | None = None  # (registry version, window height)
+        self._labels: list[tuple[Label, float, float]] = []  # label, x and y relative to the panel's top left
+        self._origin: tuple[float, float] | None = None
+        self._size = (0.0, 0.0)
+        self._title = ShadowLabel(
+            "HOTKEYS",
+            0,
+            0,
+            font_size=22,
+            anchor_x="center",
+            font_name=palette.FONT_DISPLAY,
+            color=palette.ACCENT,
+        )
+        self._foot = Label(
+            "F1 or Esc closes this help", 0, 0, font_size=11, anchor_x="center", color=palette.TEXT_DIM
+        )
+
+    def _rebuild(self, max_rows_h: float) -> None:
+        self._labels = []
+        x = y = 0.0
+        tallest = 0.0
+        for group, entries in self.registry.groups():
+            block = self.GROUP_GAP + self.ROW * len(entries)
+            if y < 0 and -y + block > max_rows_h:  # next column
+                x += self.COLUMN_W
+                y = 0.0
+            y -= self.GROUP_GAP
+            self._labels.append((Label(group.upper(), font_size=13, bold=True, color=palette.XP), x, y))
+            for e in entries:
+                y -= self.ROW
+                self._labels.append(
+                    (Label(e.label, font_size=12, bold=True, color=palette.ACCENT), x + 24, y)
+                )
+                desc = e.description + (f"   ({e.status})" if e.status else "")
+                col = palette.TEXT if e.available else palette.TEXT_DIM
+                self._labels.append(
+                    (Label(desc, font_size=12, color=col, font_name=palette.FONT_NARROW), x + 210, y)
+                )
+            tallest = max(tallest, -y)
+        self._size = (x + self.COLUMN_W + 40, tallest + 90)
+        self._origin = None
+
+    def draw(self, width: float, height: float) -> None:
+        key = (self.registry.version, int(height))
+        if key != self._layout_key:
+            self._layout_key = key
+            self._rebuild(max(300.0, height - 200))
+        arcade.draw_lbwh_rectangle_filled(0, 0, width, height, Color(0, 0, 0, 120))
+        w, h = self._size
+        left, bottom = (width - w) / 2, (height - h) / 2
+        draw_panel(left, bottom, w, h)
+        self._title.move(width / 2, bottom + h - 44)
+        self._title.draw()
+        origin = (left + 36, bottom + h - 50)
+        if origin != self._origin:  # first draw or the window was resized
+            self._origin = origin
+            for lbl, dx, dy in self._labels:
+                lbl.move(origin[0] + dx, origin[1] + dy)
+        for lbl, _, _ in self._labels:
+            lbl.draw()
+        self._foot.move(width / 2, bottom + 16)
+        self._foot.draw()
+
+    def on_key(self, symbol: int, modifiers: int) -> bool:
+        if symbol == arcade.key.ESCAPE:
+            self.visible = False
+            return True
+        return False
+
+
+@dataclass
+class _Toast:
+    text: str
+    seconds: float
+    color: Color
+    label: ShadowLabel | None = None
+    age: float = 0.0
+
+
+class Toasts:
+    """Short notices stacked under the HUD's top bar; the newest is at the top, at most ``MAX_SHOWN``."""
+
+    MAX_SHOWN = 5
+
+    def __init__(self) -> None:
+        self._incoming: deque[_Toast] = deque(maxlen=64)
+        self._lock = threading.Lock()
+        self.active: list[_Toast] = []
+
+    def show(self, text: str, seconds: float = 3.0, color: Color = palette.TEXT) -> None:
+        """Queue a notice; callable from any thread."""
+        with self._lock:
+            self._incoming.append(_Toast(str(text)[:160], max(0.3, float(seconds)), color))
+
+    def update(self, dt: float) -> None:
+        with self._lock:
+            incoming = list(self._incoming)
+            self._incoming.clear()
+        for t in incoming:
+            t.label = ShadowLabel(
+                t.text, 0, 0, font_size=14, anchor_x="center", color=t.color, font_name=palette.FONT_NARROW
+            )
+            self.active.insert(0, t)
+        for t in self.active:
+            t.age += dt
+        self.active = [t for t in self.active if t.age < t.seconds][: self.MAX_SHOWN * 2]
+
+    @property
+    def texts(self) -> list[str]:
+        """What is on screen (or queued) now, newest first."""
+        with self._lock:
+            queued = [t.text for t in reversed(self._incoming)]
+        return queued + [t.text for t in self.active]
+
+    def draw(self, width: float, height: float) -> None:
+        y = height - 170
+        for t in self.active[: self.MAX_SHOWN]:
+            if t.label is None:
+                continue
+            fade = min(1.0, t.age / 0.15, (t.seconds - t.age) / 0.4)
+            a = int(255 * max(0.0, fade))
+            c = t.color
+            t.label.text.color = Color(c[0], c[1], c[2], a)
+            t.label.shadow.text.color = Color(0, 0, 0, int(a * 0.8))
+            t.label.move(width / 2, y)
+            w = t.label.text.content_width + 28
+            arcade.draw_lbwh_rectangle_filled(
+                width / 2 - w / 2, y - 8, w, 28, Color(10, 12, 20, int(a * 0.6))
+            )
+            t.label.draw()
+            y -= 34

@@ -1,0 +1,294 @@
+"""The arena: steps the World at a fixed 60 Hz from an accumulator, feeds it human or bot input, and draws the
+world through the following camera with the HUD on top.
+
+Extension points (all called on the main thread):
+
+- ``frame_hooks``: ``Callable[[World, float], None]`` run once per frame after the simulation stepped, while
+  a run is live and not paused (the upgrade pick included); the AI core's command drain and the Lua mod tick
+  go here.
+- ``run_start_hooks``: ``Callable[[World], None]`` run when a new World starts (first run and every restart).
+- ``activity_source``: ``Callable[[], str]`` for the HUD's agent-activity line.
+- panels and toasts live on the app (``app.add_panel``, ``app.show_toast``).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+import arcade
+from arcade.types import Color
+from loguru import logger
+
+from game.bot import Bot
+from game.render import palette
+from game.render.camera import CameraRig
+from game.render.hud import Hud
+from game.render.scene import Scene
+from game.render.widgets import ShadowLabel
+from game.sim import events as ev
+from game.sim.config import ARENA_H, ARENA_W, DT
+from game.sim.world import World
+from game.views.base import AppView
+from game.views.input import HumanInput
+
+if TYPE_CHECKING:
+    from game.app import GameApp
+
+log = logger.bind(feature="game", trace_id=None)
+
+FrameHook = Callable[[World, float], None]
+RunStartHook = Callable[[World], None]
+
+MAX_STEPS_PER_FRAME = 4  # catch up at most this many ticks per frame; beyond that the game slows down
+MAX_FRAME_DT = 0.25
+DEATH_DELAY_S = 1.6
+HOOK_ERROR_TOAST_EVERY_S = 5.0
+
+
+class ArenaView(AppView):
+    def __init__(self, app: GameApp) -> None:
+        super().__init__(app)
+        self.frame_hooks: list[FrameHook] = []
+        self.run_start_hooks: list[RunStartHook] = []
+        self.activity_source: Callable[[], str] | None = None
+        self.world: World | None = None
+        self.bot: Bot | None = None
+        self.scene: Scene | None = None
+        self.hud: Hud | None = None
+        self._scene_key: tuple[object, ...] | None = None
+        self.rig = CameraRig(ARENA_W, ARENA_H)
+        self.input = HumanInput()
+        self.paused = False
+        self.t = 0.0  # render time (effects, blinking), frozen while paused
+        self.frames = 0
+        self.wall_started = 0.0
+        self.wall_s = 0.0  # wall-clock seconds the sim was running (for ticks/second in the summary)
+        self._acc = 0.0
+        self._death_timer: float | None = None
+        self._hook_errors: dict[int, float] = {}
+        self._pause_title = ShadowLabel(
+            "PAUSED",
+            0,
+            0,
+            offset=3,
+            font_size=44,
+            anchor_x="center",
+            font_name=palette.FONT_DISPLAY,
+            color=palette.ACCENT,
+        )
+        self._pause_hint = ShadowLabel(
+            "P / Esc  resume      F5  restart      F1  help",
+            0,
+            0,
+            font_size=13,
+            anchor_x="center",
+            color=palette.TEXT_DIM,
+        )
+
+    # ------------------------------------------------------------------ runs
+    def start_run(self, world: World, bot: Bot | None) -> None:
+        self.world = world
+        self.bot = bot
+        key = tuple((n, world.prefabs.get(n)) for n in world.prefabs.names)
+        if self.scene is None or key != self._scene_key:  # sprite lists are rebuilt only for new prefabs
+            self.scene = Scene(world.prefabs, seed=world.seed)
+            boss = [i for i in range(len(world.prefabs)) if world.prefabs.by_index(i).behaviour == "boss"]
+            self.hud = Hud(boss)
+            self._scene_key = key
+        self.scene.reset()
+        self.rig.snap(world.player.x, world.player.y)
+        self.input.clear()
+        self.paused = False
+        self._acc = 0.0
+        self._death_timer = None
+        self.wall_s = 0.0
+        self.wall_started = time.perf_counter()
+        for hook in list(self.run_start_hooks):
+            self._call_hook(hook, world)
+        assert self.hud is not None
+        self.hud.banner.show("WAVE 1", "survive", 2.0)
+
+    @property
+    def live(self) -> bool:
+        """A run is on and not paused (hooks run, the sim steps while in the playing phase)."""
+        return self.world is not None and not self.paused and self.world.phase != "dead"
+
+    def set_paused(self, paused: bool) -> None:
+        if self.world is None or self.world.phase == "dead":
+            return
+        self.paused = paused
+        self.input.clear()
+
+    def toggle_pause(self) -> None:
+        self.set_paused(not self.paused)
+
+    # ------------------------------------------------------------------ simulation
+    def step_sim(self, dt: float) -> int:
+        """Advance the world by whole ticks for ``dt`` seconds of real time; returns the ticks stepped."""
+        world = self.world
+        if world is None or self.paused or world.phase != "playing":
+            return 0
+        self._acc += min(dt, MAX_FRAME_DT)
+        steps = 0
+        limit = self.app.time_limit
+        while self._acc >= DT and steps < MAX_STEPS_PER_FRAME and world.phase == "playing":
+            if limit is not None and world.time >= limit - 1e-9:
+                break
+            inp = self.bot.act(world) if self.bot is not None else self.input.sample(self.rig.to_world)
+            events = world.step(inp)
+            steps += 1
+            self._acc -= DT
+            self._on_events(world, events)
+        if steps == MAX_STEPS_PER_FRAME and self._acc >= DT:
+            self._acc = 0.0  # too slow to keep up: drop the backlog instead of spiralling
+        if world.phase != "playing":
+            self._acc = 0.0
+        return steps
+
+    def _on_events(self, world: World, events: list[ev.Event]) -> None:
+        if not events:
+            return
+        assert self.scene is not None and self.hud is not None
+        self.scene.effects.on_events(events, world)
+        self.app.audio.on_events(events)
+        for e in events:
+            if isinstance(e, ev.Dashed):
+                self.input.dashed()
+            elif isinstance(e, ev.WaveStarted) and e.wave > 1:
+                boss = e.wave % 5 == 0
+                self.hud.banner.show(
+                    f"WAVE {e.wave}",
+                    "a boss approaches" if boss else "",
+                    2.0,
+                    palette.BOSS if boss else palette.WAVE,
+                )
+            elif isinstance(e, ev.LevelUp):
+                self.app.show_toast(
+                    f"Level {e.level}!  An extra upgrade waits after this wave", 2.5, palette.XP
+                )
+            elif isinstance(e, ev.PlayerDied):
+                self._death_timer = DEATH_DELAY_S
+                self.hud.banner.show("YOU DIED", f"wave {e.wave}", DEATH_DELAY_S + 0.5, palette.HP)
+
+    def run_frame_hooks(self, dt: float) -> None:
+        if self.world is None:
+            return
+        for hook in list(self.frame_hooks):
+            self._call_hook(hook, self.world, dt)
+
+    def _call_hook(self, hook: Callable[..., None], *args: object) -> None:
+        try:
+            hook(*args)
+        except Exception as exc:  # a faulty hook is reported, never fatal
+            name = getattr(hook, "__qualname__", repr(hook))
+            log.opt(exception=exc).error("hook {} failed: {}", name, exc)
+            now = time.monotonic()
+            if now - self._hook_errors.get(id(hook), -1e9) > HOOK_ERROR_TOAST_EVERY_S:
+                self._hook_errors[id(hook)] = now
+                self.app.show_toast(f"{name} failed: {exc}", 4.0, palette.WARN)
+
+    # ------------------------------------------------------------------ frame
+    def update_content(self, dt: float) -> None:
+        world = self.world
+        if world is None or self.scene is None or self.hud is None:
+            return
+        if self.paused:
+            return
+        self.step_sim(dt)
+        self.wall_s = time.perf_counter() - self.wall_started
+        if world.phase != "dead":
+            self.run_frame_hooks(dt)
+        self.t += dt
+        self.frames += 1
+        self.scene.effects.update(dt, world)
+        self.hud.update(dt, world)
+        p = world.player
+        self.rig.follow(p.x, p.y, p.aim_angle, dt, self.scene.effects.shake_offset())
+        if self.app.time_limit is not None and world.time >= self.app.time_limit - 1e-9:
+            self.app.time_up()
+        elif world.phase == "upgrade":
+            self.app.show_upgrade()
+        elif self._death_timer is not None:
+            self._death_timer -= dt
+            if self._death_timer <= 0.0:
+                self._death_timer = None
+                self.app.run_over()
+
+    def draw_world(self, *, with_hud: bool = True) -> None:
+        """The arena through the camera, plus the HUD; the upgrade and game-over views draw this behind
+        their panels."""
+        world, scene, hud = self.world, self.scene, self.hud
+        if world is None or scene is None or hud is None:
+            return
+        cam = self.rig.camera
+        if (cam.viewport_width, cam.viewport_height) != (self.window.width, self.window.height):
+            self.rig.resize()  # the window changed size (F11) while another view was showing
+        aim = None
+        if self.bot is None and not self.paused:
+            aim = self.rig.to_world(*self.input.mouse)
+        scene.sync(world, self.rig.view_rect(), self.t, aim)
+        self.rig.use()
+        scene.draw()
+        self.window.default_camera.use()
+        if not with_hud:
+            return
+        activity = ""
+        if self.activity_source is not None:
+            try:
+                activity = self.activity_source()
+            except Exception as exc:
+                activity = f"(activity unavailable: {exc})"
+        hud.draw(
+            world,
+            self.window.width,
+            self.window.height,
+            fps=self.app.fps.fps,
+            show_fps=self.app.show_fps,
+            activity=activity,
+            badge=self.app.demo_badge,
+            damage_flash=scene.effects.damage_flash,
+            t=self.t,
+        )
+
+    def draw_content(self) -> None:
+        self.draw_world()
+        if self.paused:
+            w, h = self.window.width, self.window.height
+            arcade.draw_lbwh_rectangle_filled(0, 0, w, h, Color(0, 0, 0, 140))
+            self._pause_title.move(w / 2, h / 2 + 10)
+            self._pause_title.draw()
+            self._pause_hint.move(w / 2, h / 2 - 30)
+            self._pause_hint.draw()
+
+    # ------------------------------------------------------------------ input
+    def handle_key(self, symbol: int, modifiers: int) -> bool:
+        if self.paused or self.bot is not None:
+            return False
+        return self.input.press(symbol)
+
+    def on_key_release(self, symbol: int, modifiers: int) -> None:
+        self.input.release(symbol)
+
+    def on_mouse_motion(self, x: int, y: int, dx: int, dy: int) -> None:
+        self.input.mouse = (float(x), float(y))
+
+    def on_mouse_drag(self, x: int, y: int, dx: int, dy: int, buttons: int, modifiers: int) -> None:
+        self.input.mouse = (float(x), float(y))
+
+    def on_mouse_press(self, x: int, y: int, button: int, modifiers: int) -> None:
+        self.input.mouse = (float(x), float(y))
+        if button == arcade.MOUSE_BUTTON_LEFT and not self.paused:
+            self.input.mouse_down = True
+
+    def on_mouse_release(self, x: int, y: int, button: int, modifiers: int) -> None:
+        if button == arcade.MOUSE_BUTTON_LEFT:
+            self.input.mouse_down = False
+
+    def on_show_view(self) -> None:
+        self.window.set_mouse_visible(self.bot is not None)
+
+    def on_hide_view(self) -> None:
+        self.input.clear()
+        self.window.set_mouse_visible(True)

@@ -1,0 +1,67 @@
+"""The base of every screen: routes keys to panels first, then to the view, then to the hotkey registry;
+draws the shared chrome (panels, toasts) above the view; and takes a requested screenshot after drawing."""
+
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING
+
+import arcade
+
+if TYPE_CHECKING:
+    from game.app import GameApp
+
+
+class FpsMeter:
+    def __init__(self) -> None:
+        self.fps = 0.0
+        self._last: float | None = None
+
+    def tick(self) -> None:
+        now = time.perf_counter()
+        if self._last is not None:
+            dt = now - self._last
+            if dt > 0:
+                inst = 1.0 / dt
+                self.fps = inst if self.fps == 0.0 else self.fps * 0.9 + inst * 0.1
+        self._last = now
+
+
+class AppView(arcade.View):
+    def __init__(self, app: GameApp) -> None:
+        super().__init__(app.window)
+        self.app = app
+
+    # ------------------------------------------------------------------ to override
+    def draw_content(self) -> None:
+        """Draw the screen (below panels and toasts)."""
+
+    def update_content(self, dt: float) -> None:
+        """Advance the screen by one frame."""
+
+    def handle_key(self, symbol: int, modifiers: int) -> bool:
+        """Screen-specific keys; return True to stop the hotkey registry from seeing the key."""
+        return False
+
+    # ------------------------------------------------------------------ arcade events
+    def on_draw(self) -> None:
+        self.app.fps.tick()
+        self.clear()
+        self.draw_content()
+        self.window.default_camera.use()
+        self.app.draw_chrome()
+        self.app.capture_screenshot_if_requested()
+
+    def on_update(self, delta_time: float) -> None:
+        self.update_content(delta_time)
+        self.app.update_chrome(delta_time)
+
+    def on_key_press(self, symbol: int, modifiers: int) -> None:
+        if self.app.overlays.on_key(symbol, modifiers):
+            return
+        if self.handle_key(symbol, modifiers):
+            return
+        self.app.hotkeys.dispatch(symbol)
+
+    def on_text(self, text: str) -> None:
+        self.app.overlays.on_text(text)

@@ -1,0 +1,203 @@
+"""Game over: the run's summary, the high-score table (this run highlighted), any save warnings, and restart.
+In demo mode the next run starts by itself after a few seconds."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+import arcade
+from arcade import key as K
+from arcade.types import Color
+
+from game.headless import RunSummary
+from game.render import palette
+from game.render.hud import clock
+from game.render.widgets import Label, ShadowLabel, draw_panel
+from game.sim.upgrades import get_upgrade
+from game.views.base import AppView
+
+if TYPE_CHECKING:
+    from game.app import GameApp
+
+DEMO_RESTART_S = 6.0
+PANEL_W, PANEL_H = 420.0, 380.0
+
+
+def summary_rows(s: RunSummary) -> list[tuple[str, str]]:
+    ups = ", ".join(
+        f"{get_upgrade(k).name} x{n}" if n > 1 else get_upgrade(k).name for k, n in s.upgrades.items()
+    )
+    return [
+        ("Wave reached", str(s.waves_reached)),
+        ("Score", f"{s.final_score:,}"),
+        ("Kills", f"{s.kills:,}"),
+        ("Time survived", clock(s.seconds)),
+        ("Level", str(s.level)),
+        ("Damage taken", f"{s.damage_taken:,.0f}"),
+        ("Upgrades", ups or "none"),
+    ]
+
+
+class GameOverView(AppView):
+    def __init__(
+        self,
+        app: GameApp,
+        summary: RunSummary,
+        *,
+        rank: int | None,
+        high_scores: Sequence[Any],
+        warnings: Sequence[str] = (),
+        reason: str = "died",
+    ) -> None:
+        super().__init__(app)
+        self.summary = summary
+        self.rank = rank
+        self.elapsed = 0.0
+        self.title = ShadowLabel(
+            "YOU DIED" if reason == "died" else "TIME UP",
+            0,
+            0,
+            offset=4,
+            font_size=52,
+            anchor_x="center",
+            font_name=palette.FONT_DISPLAY,
+            color=palette.HP if reason == "died" else palette.ACCENT,
+        )
+        sub = (
+            f"NEW HIGH SCORE  #{rank}"
+            if rank == 1
+            else f"high score #{rank}"
+            if rank
+            else "no high score this time"
+        )
+        self.subtitle = ShadowLabel(
+            sub, 0, 0, font_size=16, anchor_x="center", color=palette.ACCENT if rank else palette.TEXT_DIM
+        )
+        self.rows = [
+            (
+                Label(k, font_size=13, color=palette.TEXT_DIM, font_name=palette.FONT_NARROW),
+                Label(
+                    v,
+                    font_size=13 if k != "Upgrades" else 11,
+                    anchor_x="right",
+                    anchor_y="top" if k == "Upgrades" else "baseline",
+                    multiline=k == "Upgrades",
+                    width=240 if k == "Upgrades" else None,
+                    align="right",
+                    bold=k != "Upgrades",
+                ),
+            )
+            for k, v in summary_rows(summary)
+        ]
+        self.heads = (
+            ShadowLabel("THIS RUN", font_size=15, font_name=palette.FONT_DISPLAY, color=palette.XP),
+            ShadowLabel("HIGH SCORES", font_size=15, font_name=palette.FONT_DISPLAY, color=palette.XP),
+        )
+        self.scores: list[tuple[Label, Label, Label, bool]] = []
+        for i, h in enumerate(list(high_scores)[:10]):
+            mine = rank is not None and i + 1 == rank
+            col = palette.ACCENT if mine else palette.TEXT
+            who = f"  bot {h.bot}" if getattr(h, "bot", None) else ""
+            self.scores.append(
+                (
+                    Label(f"{i + 1:>2}.", font_size=12, color=col, font_name=palette.FONT_MONO),
+                    Label(f"{h.score:,}", font_size=12, color=col, bold=True),
+                    Label(
+                        f"wave {h.wave}  {clock(h.seconds)}{who}",
+                        font_size=11,
+                        anchor_x="right",
+                        color=col if mine else palette.TEXT_DIM,
+                        font_name=palette.FONT_NARROW,
+                    ),
+                    mine,
+                )
+            )
+        self.no_scores = Label("no runs recorded yet", font_size=12, color=palette.TEXT_DIM)
+        self.warnings = [
+            Label(f"! {w}", font_size=11, color=palette.WARN, anchor_x="center") for w in warnings
+        ]
+        demo = app.demo_badge != ""
+        self.footer = Label(
+            "Enter / R / click  restart        T  title        F5  restart",
+            font_size=13,
+            anchor_x="center",
+            color=palette.TEXT,
+        )
+        self.countdown = Label("", font_size=12, anchor_x="center", color=palette.GOOD)
+        self.demo = demo
+
+    def update_content(self, dt: float) -> None:
+        self.elapsed += dt
+        if self.demo:
+            left = DEMO_RESTART_S - self.elapsed
+            self.countdown.set(f"demo: next run in {max(0, int(left) + 1)}")
+            if left <= 0:
+                self.app.new_run()
+
+    def draw_content(self) -> None:
+        arena = self.app.arena
+        if arena.world is not None:
+            arena.draw_world(with_hud=False)
+        w, h = self.window.width, self.window.height
+        arcade.draw_lbwh_rectangle_filled(0, 0, w, h, Color(6, 4, 10, 200))
+        top = h / 2 + PANEL_H / 2
+        self.title.move(w / 2, top + 60)
+        self.title.draw()
+        self.subtitle.move(w / 2, top + 28)
+        self.subtitle.draw()
+        left1 = w / 2 - PANEL_W - 16
+        left2 = w / 2 + 16
+        bottom = h / 2 - PANEL_H / 2
+        draw_panel(left1, bottom, PANEL_W, PANEL_H)
+        draw_panel(left2, bottom, PANEL_W, PANEL_H)
+        self.heads[0].move(left1 + 24, top - 38)
+        self.heads[1].move(left2 + 24, top - 38)
+        for head in self.heads:
+            head.draw()
+        y = top - 78
+        for k, v in self.rows:
+            k.move(left1 + 24, y)
+            v.move(left1 + PANEL_W - 24, y + (14 if v.text.multiline else 0))
+            k.draw()
+            v.draw()
+            y -= 36
+        y = top - 78
+        if not self.scores:
+            self.no_scores.move(left2 + 24, y)
+            self.no_scores.draw()
+        for num, score, info, mine in self.scores:
+            if mine:
+                arcade.draw_lbwh_rectangle_filled(
+                    left2 + 12, y - 8, PANEL_W - 24, 26, Color(255, 196, 64, 40)
+                )
+            num.move(left2 + 24, y)
+            score.move(left2 + 70, y)
+            info.move(left2 + PANEL_W - 24, y)
+            num.draw()
+            score.draw()
+            info.draw()
+            y -= 28
+        y = bottom - 34
+        for warn in self.warnings:
+            warn.move(w / 2, y)
+            warn.draw()
+            y -= 20
+        self.footer.move(w / 2, max(40.0, y - 10))
+        self.footer.draw()
+        if self.demo:
+            self.countdown.move(w / 2, max(16.0, y - 34))
+            self.countdown.draw()
+
+    def handle_key(self, symbol: int, modifiers: int) -> bool:
+        if symbol in (K.ENTER, K.RETURN, K.R, K.NUM_ENTER):
+            self.app.new_run()
+            return True
+        if symbol == K.T:
+            self.app.show_title()
+            return True
+        return False
+
+    def on_mouse_press(self, x: int, y: int, button: int, modifiers: int) -> None:
+        if self.elapsed > 0.4:  # a click still held from the fight does not skip the summary
+            self.app.new_run()

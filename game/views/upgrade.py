@@ -1,0 +1,241 @@
+"""Between waves: choose 1 of 3 upgrades (keys 1/2/3 or a click). The frozen arena stays visible behind the
+cards. In demo mode the bot's pick is highlighted for a moment before it is taken, so viewers can follow.
+
+The view only calls ``World.choose_upgrade``; when the world leaves the upgrade phase (also when something
+else, like an agent, picked) it hands back to the arena.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import arcade
+from arcade import key as K
+from arcade.types import Color
+
+from game.render import palette
+from game.render.widgets import Label, ShadowLabel, draw_panel
+from game.sim.upgrades import get_upgrade
+from game.views.base import AppView
+
+if TYPE_CHECKING:
+    from game.app import GameApp
+    from game.sim.world import World
+
+BOT_HIGHLIGHT_S = 0.7  # the bot "hovers" its choice after this long...
+BOT_PICK_S = 1.5  # ...and takes it after this long
+CARD_W, CARD_H, GAP = 300.0, 230.0, 36.0
+PICK_KEYS = {K.KEY_1: 0, K.KEY_2: 1, K.KEY_3: 2, K.NUM_1: 0, K.NUM_2: 1, K.NUM_3: 2}
+
+STRIPES: dict[str, Color] = {
+    "fire_rate": Color(255, 200, 60),
+    "damage": Color(255, 90, 80),
+    "move_speed": Color(120, 255, 200),
+    "multishot": Color(255, 160, 60),
+    "pierce": Color(200, 130, 255),
+    "max_hp": Color(240, 70, 100),
+    "dash_cooldown": Color(120, 255, 200),
+    "pickup_radius": Color(80, 220, 255),
+    "bullet_speed": Color(255, 236, 140),
+    "regen": Color(110, 240, 140),
+}
+
+
+@dataclass
+class Card:
+    key: str
+    number: ShadowLabel
+    name: ShadowLabel
+    desc: Label
+    owned: Label
+
+
+class UpgradeView(AppView):
+    def __init__(self, app: GameApp) -> None:
+        super().__init__(app)
+        self.cards: list[Card] = []
+        self._choices: list[str] = []
+        self.hover: int | None = None
+        self.bot_elapsed = 0.0
+        self.bot_choice: str | None = None
+        self.title = ShadowLabel(
+            "",
+            0,
+            0,
+            offset=3,
+            font_size=34,
+            anchor_x="center",
+            bold=True,
+            color=palette.ACCENT,
+        )
+        self.subtitle = ShadowLabel("", 0, 0, font_size=14, anchor_x="center", color=palette.TEXT_DIM)
+
+    @property
+    def world(self) -> World | None:
+        return self.app.arena.world
+
+    # ------------------------------------------------------------------ layout
+    def _rebuild(self) -> None:
+        world = self.world
+        self._choices = list(world.choices) if world is not None else []
+        self.cards = []
+        for i, key in enumerate(self._choices):
+            up = get_upgrade(key)
+            owned = world.stacks.get(key, 0) if world is not None else 0
+            self.cards.append(
+                Card(
+                    key,
+                    ShadowLabel(
+                        str(i + 1),
+                        0,
+                        0,
+                        font_size=18,
+                        anchor_x="center",
+                        anchor_y="center",
+                        bold=True,
+                        color=Color(20, 20, 30),
+                    ),
+                    ShadowLabel(
+                        up.name.upper(), 0, 0, font_size=17, anchor_x="center", font_name=palette.FONT_DISPLAY
+                    ),
+                    Label(
+                        up.description,
+                        0,
+                        0,
+                        font_size=13,
+                        anchor_x="center",
+                        anchor_y="top",
+                        multiline=True,
+                        width=int(CARD_W - 40),
+                        align="center",
+                        font_name=palette.FONT_NARROW,
+                    ),
+                    Label(
+                        f"owned x{owned}  ->  x{owned + 1}" if owned else "NEW",
+                        0,
+                        0,
+                        font_size=11,
+                        anchor_x="center",
+                        color=palette.GOOD if not owned else palette.TEXT_DIM,
+                    ),
+                )
+            )
+        self.hover = None
+        self.bot_elapsed = 0.0
+        self.bot_choice = None
+        if world is not None:
+            picks = world.pending_picks
+            self.title.set(
+                f"WAVE {world.wave} CLEARED" if picks <= 1 else f"WAVE {world.wave} CLEARED  -  {picks} PICKS"
+            )
+        self.subtitle.set("choose one upgrade:  1 / 2 / 3  or click")
+
+    def card_rects(self) -> list[tuple[float, float, float, float]]:
+        """(left, bottom, width, height) of each card in window pixels."""
+        n = len(self.cards)
+        w, h = self.window.width, self.window.height
+        total = n * CARD_W + (n - 1) * GAP
+        left0 = (w - total) / 2
+        bottom = h / 2 - CARD_H / 2 - 20
+        return [(left0 + i * (CARD_W + GAP), bottom, CARD_W, CARD_H) for i in range(n)]
+
+    def card_at(self, x: float, y: float) -> int | None:
+        for i, (left, bottom, cw, ch) in enumerate(self.card_rects()):
+            if left <= x <= left + cw and bottom <= y <= bottom + ch:
+                return i
+        return None
+
+    # ------------------------------------------------------------------ picking
+    def pick(self, index: int) -> bool:
+        world = self.world
+        if world is None or world.phase != "upgrade" or not 0 <= index < len(world.choices):
+            return False
+        key = world.choices[index]
+        world.choose_upgrade(key)
+        self.app.audio.play("pick")
+        self.app.show_toast(f"+ {get_upgrade(key).name}", 2.0, palette.GOOD)
+        if world.phase == "upgrade":
+            self._rebuild()  # a level-up banked another pick
+        else:
+            self.app.resume_arena()
+        return True
+
+    # ------------------------------------------------------------------ frame
+    def on_show_view(self) -> None:
+        self._rebuild()
+        self.window.set_mouse_visible(True)
+
+    def update_content(self, dt: float) -> None:
+        arena = self.app.arena
+        world = self.world
+        if world is None:
+            return
+        if world.phase == "upgrade":
+            arena.run_frame_hooks(dt)  # the AI core keeps draining while the player chooses
+        if world.phase != "upgrade":
+            self.app.resume_arena()
+            return
+        if list(world.choices) != self._choices:
+            self._rebuild()
+        arena.t += dt
+        if arena.hud is not None:
+            arena.hud.update(dt, world)
+        if arena.bot is not None:
+            self.bot_elapsed += dt
+            if self.bot_elapsed >= BOT_HIGHLIGHT_S and self.bot_choice is None:
+                self.bot_choice = arena.bot.choose_upgrade(world)  # asked once per offer
+            if self.bot_choice in self._choices:
+                self.hover = self._choices.index(self.bot_choice)
+                if self.bot_elapsed >= BOT_PICK_S:
+                    self.pick(self.hover)
+
+    def draw_content(self) -> None:
+        self.app.arena.draw_world()
+        w, h = self.window.width, self.window.height
+        arcade.draw_lbwh_rectangle_filled(0, 0, w, h, Color(4, 6, 14, 170))
+        self.title.move(w / 2, h / 2 + CARD_H / 2 + 70)
+        self.title.draw()
+        self.subtitle.move(w / 2, h / 2 + CARD_H / 2 + 36)
+        self.subtitle.draw()
+        t = self.app.arena.t
+        for i, (card, (left, bottom, cw, ch)) in enumerate(zip(self.cards, self.card_rects(), strict=True)):
+            hot = i == self.hover
+            lift = 8.0 + 2.0 * math.sin(t * 6.0) if hot else 0.0
+            bottom += lift
+            stripe = STRIPES.get(card.key, palette.ACCENT)
+            draw_panel(left, bottom, cw, ch, edge=palette.ACCENT if hot else palette.PANEL_EDGE)
+            if hot:
+                arcade.draw_lbwh_rectangle_outline(
+                    left - 4, bottom - 4, cw + 8, ch + 8, Color(255, 196, 64, 90), 3
+                )
+            arcade.draw_lbwh_rectangle_filled(left, bottom + ch - 10, cw, 10, stripe)
+            cx = left + cw / 2
+            arcade.draw_circle_filled(cx, bottom + ch - 46, 20, stripe)
+            card.number.move(cx, bottom + ch - 46)
+            card.number.draw()
+            card.name.move(cx, bottom + ch - 98)
+            card.name.draw()
+            card.desc.move(cx, bottom + ch - 116)
+            card.desc.draw()
+            card.owned.move(cx, bottom + 18)
+            card.owned.draw()
+
+    # ------------------------------------------------------------------ input
+    def handle_key(self, symbol: int, modifiers: int) -> bool:
+        if symbol in PICK_KEYS and self.app.arena.bot is None:
+            self.pick(PICK_KEYS[symbol])
+            return True
+        return False
+
+    def on_mouse_motion(self, x: int, y: int, dx: int, dy: int) -> None:
+        if self.app.arena.bot is None:
+            self.hover = self.card_at(x, y)
+
+    def on_mouse_press(self, x: int, y: int, button: int, modifiers: int) -> None:
+        if self.app.arena.bot is not None:
+            return
+        i = self.card_at(x, y)
+        if i is not None:
+            self.pick(i)
