@@ -18,20 +18,20 @@ def run(options: LaunchOptions) -> int:
     if options.headless:
         from game.headless import run_headless
 
+        from game.saves import SaveStore
+
         summary = run_headless(seed=seed, seconds=options.seconds or 60.0, bot=options.bot or "average")
+        store = SaveStore()
+        for warning in store.warnings:
+            log.warning(warning)
+        store.record_run(summary)
     else:
         from game.app import run_window
 
-        maybe = run_window(options)
+        maybe = run_window(options)  # the window records every run it finishes
         if maybe is None:
             return 0
         summary = maybe
-    from game.saves import SaveStore
-
-    store = SaveStore()
-    for warning in store.warnings:
-        log.warning(warning)
-    store.record_run(summary)
     if options.json_summary:
         sys.stdout.write(summary.model_dump_json() + "\n")
     return 0
