@@ -1,0 +1,47 @@
+"""What the game asks an agent to do (``AiTaskRequest``) and what it gets back (``AgentResult``)."""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from coreai.llm.types import Usage
+from coreai.settings import ROLE_PATTERN
+from coreai.tools.base import ToolOutcome
+
+
+def new_trace_id() -> str:
+    return uuid.uuid4().hex[:12]
+
+
+class AiTaskRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    role: str = Field(pattern=ROLE_PATTERN, description="Creator, Programmer, Analyzer, Merchant, Chat, ...")
+    hint: str = Field(default="", max_length=20_000, description="The user message: what to do now.")
+    priority: int = Field(default=0, ge=-1000, le=1000, description="Higher runs first; FIFO among equals.")
+    cancellation_scope: str | None = Field(
+        default=None,
+        max_length=128,
+        description="A new task cancels older running and pending ones of its scope.",
+    )
+    trace_id: str | None = Field(default=None, max_length=64)
+    allowed_tools: list[str] | None = Field(default=None, description="Limit this request to these tools.")
+    instructions: str | None = Field(
+        default=None, max_length=20_000, description="Request-only instructions."
+    )
+
+
+@dataclass(frozen=True)
+class AgentResult:
+    trace_id: str
+    role: str
+    content: str  # visible text only; reasoning never gets here
+    stop_reason: str  # answered / roundtrip_cap / tool_errors
+    tool_calls: tuple[ToolOutcome, ...]
+    backend: str
+    rounds: int
+    usage: Usage
+    duration_s: float

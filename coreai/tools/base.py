@@ -1,0 +1,78 @@
+"""What a tool is: a name, a description, a pydantic argument model (its JSON schema) and an invoke function.
+
+``invoke(args, ctx)`` receives the validated argument model and a ``ToolContext`` (trace id, role, cancel
+event) and returns JSON-able data, or raises; the tool policy turns any failure into an error message for
+the model. ``mutating`` tools change game or agent state and are run one at a time within a turn.
+``canonical_contract`` renders tools in the byte-stable order the prompt prefix uses (sorted by name,
+schema JSON with sorted keys).
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+from pydantic import BaseModel
+
+from coreai.llm.types import ToolSpec
+
+
+@dataclass(frozen=True)
+class ToolContext:
+    trace_id: str
+    role: str
+    cancel: threading.Event = field(default_factory=threading.Event, compare=False)
+
+
+@dataclass(frozen=True)
+class Tool:
+    name: str
+    description: str
+    args_model: type[BaseModel]
+    invoke: Callable[[Any, ToolContext], Any]
+    mutating: bool = False
+
+    @cached_property
+    def _schema_text(self) -> str:
+        # Generating a pydantic JSON schema costs about a millisecond; a tool's schema never changes.
+        schema = self.args_model.model_json_schema()
+        schema.pop("title", None)
+        return json.dumps(schema, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+    def schema(self) -> dict[str, Any]:
+        """The argument model's JSON schema (a fresh copy each call)."""
+        parsed: dict[str, Any] = json.loads(self._schema_text)
+        return parsed
+
+    def spec(self) -> ToolSpec:
+        return ToolSpec(name=self.name, description=self.description, parameters=self.schema())
+
+    def contract_text(self) -> str:
+        """This tool as the prompt prefix shows it; identical bytes for identical tools."""
+        return f"### {self.name}\n{self.description.strip()}\nArguments (JSON schema): {self._schema_text}"
+
+
+@dataclass(frozen=True)
+class ToolOutcome:
+    """One executed (or refused) tool call, as reported back to the model and kept in the result."""
+
+    call_id: str
+    tool: str
+    arguments: str  # sanitised
+    ok: bool
+    content: str  # the tool message the model receives
+    result: Any = None
+    error: str = ""
+    duration_s: float = 0.0
+
+
+def canonical_order(tools: Iterable[Tool]) -> list[Tool]:
+    return sorted(tools, key=lambda t: t.name)
+
+
+def canonical_contract(tools: Iterable[Tool]) -> str:
+    return "\n\n".join(t.contract_text() for t in canonical_order(tools))
