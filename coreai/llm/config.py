@@ -18,7 +18,8 @@ class LocalLlmConfig(BaseModel):
 
     model_path: str = Field(DEFAULT_MODEL_PATH, description="Path to any GGUF model file.")
     n_ctx: int = Field(4096, ge=256, le=131072, description="Context window in tokens.")
-    n_threads: int = Field(max(1, min(4, (os.cpu_count() or 2))), ge=1, le=256)
+    # one core stays free for the game's frame: on 2 cores, 2 inference threads broke the frame-time target
+    n_threads: int = Field(max(1, min(4, (os.cpu_count() or 2) - 1)), ge=1, le=256)
     n_gpu_layers: int = Field(0, ge=-1, description="Layers to offload to a GPU (-1 = all, 0 = CPU only).")
     chat_format: str | None = Field(None, description="Override llama.cpp's chat template detection.")
     max_tokens: int = Field(256, ge=1, le=8192)

@@ -6,10 +6,11 @@ that loads it and runs every request, fed by a queue. Callers on any thread bloc
 
 Generation always streams inside the owner thread, so ``LlmRequest.cancel`` (or a timeout, or a consumer
 that stops iterating) stops it between two tokens. Structured replies and tool calls are forced by a
-grammar built from a JSON schema (see ``coreai.llm.local_prompt``); ``<think>`` spans go to the reasoning
-channel. llama.cpp reuses the KV state of the longest common token prefix with the previous request, so the
-requests of one role (which share a byte-stable system prefix) skip re-evaluating it; give each role its own
-client, or pass ``prompt_cache_bytes`` to keep several roles' states in a ``LlamaRAMCache``.
+grammar built from a JSON schema (``coreai.llm.local_prompt``; one generation is ``coreai.llm.local_run``);
+``<think>`` spans go to the reasoning channel. llama.cpp reuses the KV state of the longest common token
+prefix with the previous request, so the requests of one role (which share a byte-stable system prefix)
+skip re-evaluating it; give each role its own client, or pass ``prompt_cache_bytes`` to keep several
+roles' states in a ``LlamaRAMCache``.
 """
 
 from __future__ import annotations
@@ -18,23 +19,23 @@ import queue
 import threading
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 from loguru import logger
 
 from coreai.errors import LlmError, LlmErrorCode
 from coreai.llm import guard
 from coreai.llm.config import LocalLlmConfig
 from coreai.llm.health import require_model_file
-from coreai.llm.local_prompt import PreparedPrompt, finish_reply, prepare_prompt
-from coreai.llm.replies import ThinkSplitter
-from coreai.llm.types import LlmChunk, LlmRequest, LlmResult, Usage
+from coreai.llm.local_run import Event, LocalJob, RunCost, generate
+from coreai.llm.replies import parse_structured
+from coreai.llm.types import LlmChunk, LlmRequest, LlmResult
+
+__all__ = ["LocalLlmClient", "LocalStats", "ProgressCallback", "parse_structured"]
 
 ProgressCallback = Callable[[float, str], None]
-_Event = LlmChunk | LlmResult | LlmError
 _MAX_QUEUED = 64
 _CANCEL_GRACE_S = 5.0  # how long a cancelled caller waits for the owner thread to stop between tokens
 _POLL_S = 0.05
@@ -54,18 +55,6 @@ class LocalStats:
     load_s: float = 0.0
 
 
-@dataclass
-class _Job:
-    request: LlmRequest
-    streaming: bool
-    out: queue.Queue[_Event] = field(default_factory=queue.Queue)
-    abort: threading.Event = field(default_factory=threading.Event)
-    started: threading.Event = field(default_factory=threading.Event)
-
-    def stopped(self) -> bool:
-        return self.abort.is_set() or self.request.cancel.is_set()
-
-
 class LocalLlmClient:
     """``LlmClient`` over one llama.cpp model; loads it on its owner thread right away."""
 
@@ -82,8 +71,10 @@ class LocalLlmClient:
         self.model = Path(config.model_path).stem
         self._cache_bytes = prompt_cache_bytes
         self._on_progress = on_progress
-        self._jobs: queue.Queue[_Job | None] = queue.Queue(maxsize=_MAX_QUEUED)
+        self._jobs: queue.Queue[LocalJob | None] = queue.Queue(maxsize=_MAX_QUEUED)
         self._ready = threading.Event()
+        self._closed = threading.Event()
+        self._current: LocalJob | None = None
         self._load_error: LlmError | None = None
         self._stats = LocalStats()
         self._stats_lock = threading.Lock()
@@ -106,7 +97,7 @@ class LocalLlmClient:
     def wait_ready(self, timeout_s: float = 60.0) -> None:
         """Block until the model is loaded; raise its ``LlmError`` if loading failed."""
         if not self._ready.wait(timeout_s):
-            raise LlmError(LlmErrorCode.TIMEOUT, f"model still loading after {timeout_s:g}s", backend=self.name)
+            raise self._error(LlmErrorCode.TIMEOUT, f"model still loading after {timeout_s:g}s", None)
         if self._load_error is not None:
             raise self._load_error
 
@@ -126,12 +117,15 @@ class LocalLlmClient:
         return self._iterate(request)
 
     def close(self, timeout_s: float = 5.0) -> None:
-        """Stop the owner thread (after the request it is running) and free the model."""
+        """Stop the running request between two tokens, answer queued ones UNAVAILABLE, free the model."""
+        self._closed.set()
+        if (current := self._current) is not None:
+            current.abort.set()
         if self._thread.is_alive():
             try:
                 self._jobs.put(None, timeout=timeout_s)
             except queue.Full:
-                return
+                return  # the owner thread sees ``_closed`` after its current job
             self._thread.join(timeout_s)
 
     # ---- caller side ------------------------------------------------------------------------------------
@@ -151,19 +145,27 @@ class LocalLlmClient:
         finally:
             job.abort.set()  # the consumer stopped iterating: the owner thread stops at the next token
 
-    def _submit(self, request: LlmRequest, streaming: bool) -> _Job:
-        if not self._thread.is_alive():
-            raise LlmError(LlmErrorCode.UNAVAILABLE, "the local model was closed", backend=self.name,
-                           trace_id=request.trace_id or None)
-        job = _Job(request, streaming)
+    def _submit(self, request: LlmRequest, streaming: bool) -> LocalJob:
+        if self._closed.is_set() or not self._thread.is_alive():
+            raise LlmError(
+                LlmErrorCode.UNAVAILABLE,
+                "the local model was closed",
+                backend=self.name,
+                trace_id=request.trace_id or None,
+            )
+        job = LocalJob(request, streaming)
         try:
             self._jobs.put_nowait(job)
         except queue.Full:
-            raise LlmError(LlmErrorCode.RATE_LIMITED, f"local model busy: {_MAX_QUEUED} requests queued",
-                           backend=self.name, trace_id=request.trace_id or None) from None
+            raise LlmError(
+                LlmErrorCode.RATE_LIMITED,
+                f"local model busy: {_MAX_QUEUED} requests queued",
+                backend=self.name,
+                trace_id=request.trace_id or None,
+            ) from None
         return job
 
-    def _next_event(self, job: _Job, deadline: float | None) -> _Event:
+    def _next_event(self, job: LocalJob, deadline: float | None) -> Event:
         trace = job.request.trace_id or None
         while True:
             if job.request.cancel.is_set() and not job.started.is_set():
@@ -206,21 +208,33 @@ class LocalLlmClient:
         try:
             from llama_cpp import Llama, LlamaRAMCache
 
-            llm = Llama(model_path=cfg.model_path, n_ctx=cfg.n_ctx, n_threads=cfg.n_threads,
-                        n_threads_batch=cfg.n_threads, n_gpu_layers=cfg.n_gpu_layers,
-                        chat_format=cfg.chat_format, verbose=False)
+            llm = Llama(
+                model_path=cfg.model_path,
+                n_ctx=cfg.n_ctx,
+                n_threads=cfg.n_threads,
+                n_threads_batch=cfg.n_threads,
+                n_gpu_layers=cfg.n_gpu_layers,
+                chat_format=cfg.chat_format,
+                verbose=False,
+            )
             if self._cache_bytes > 0:
                 llm.set_cache(LlamaRAMCache(capacity_bytes=self._cache_bytes))
         except Exception as exc:
-            raise LlmError(LlmErrorCode.UNAVAILABLE,
-                           f"could not load model {cfg.model_path} ({exc}); the file may be corrupt or not a "
-                           "llama.cpp model; the game falls back to the rules backend", backend=self.name) from exc
+            raise self._error(
+                LlmErrorCode.UNAVAILABLE,
+                f"could not load model {cfg.model_path} ({exc}); the file may be corrupt or "
+                "not a llama.cpp model; the game falls back to the rules backend",
+                None,
+            ) from exc
         self._llm = llm
         load_s = time.perf_counter() - t0
         with self._stats_lock:
             self._stats = replace(self._stats, load_s=load_s)
-        self._progress(1.0, f"ready in {load_s:.2f}s (n_ctx={cfg.n_ctx}, threads={cfg.n_threads}, "
-                            f"gpu_layers={cfg.n_gpu_layers})")
+        self._progress(
+            1.0,
+            f"ready in {load_s:.2f}s (n_ctx={cfg.n_ctx}, threads={cfg.n_threads}, "
+            f"gpu_layers={cfg.n_gpu_layers})",
+        )
 
     def _owner_loop(self) -> None:
         try:
@@ -233,112 +247,73 @@ class LocalLlmClient:
             job = self._jobs.get()
             if job is None:
                 break
+            if self._closed.is_set():
+                self._answer_closed(job)
+                break
             if job.stopped():
                 continue  # its caller already answered CANCELLED or TIMEOUT
             job.started.set()
+            self._current = job
             try:
                 if self._load_error is not None:
                     raise self._load_error
-                job.out.put(self._run(job))
+                result = generate(
+                    self._llm,
+                    job,
+                    max_tokens_cap=self.config.max_tokens,
+                    backend=self.name,
+                    model=self.model,
+                    count=self._count,
+                )
+                job.out.put(result)
             except LlmError as exc:
-                job.out.put(exc if exc.trace_id else LlmError(exc.code, _plain(exc), backend=self.name,
-                                                             trace_id=job.request.trace_id or None))
+                job.out.put(
+                    exc
+                    if exc.trace_id
+                    else LlmError(
+                        exc.code, _plain(exc), backend=self.name, trace_id=job.request.trace_id or None
+                    )
+                )
             except Exception as exc:  # llama.cpp refused the request (context overflow, bad grammar...)
-                self._log.exception("local generation failed")
-                job.out.put(self._error(LlmErrorCode.MALFORMED_OUTPUT, f"generation failed: {exc}",
-                                        job.request.trace_id or None))
+                self._log.bind(trace_id=job.request.trace_id).exception("local generation failed")
+                job.out.put(
+                    self._error(
+                        LlmErrorCode.MALFORMED_OUTPUT,
+                        f"generation failed: {exc}",
+                        job.request.trace_id or None,
+                    )
+                )
         self._llm = None
+        self._answer_leftovers()
 
-    def _run(self, job: _Job) -> LlmResult:
-        req, llm = job.request, self._llm
-        trace = req.trace_id or None
-        prepared = prepare_prompt(req, self.config.max_tokens, self.name)
-        cache_keys = list(llm.cache.cache_state.keys()) if llm.cache is not None else []
-        previous_ids = np.array(llm.input_ids[: llm.n_tokens], copy=True)
-        t0 = time.perf_counter()
-        splitter = ThinkSplitter()
-        content: list[str] = []
-        reasoning: list[str] = []
-        prompt_len: int | None = None
-        prompt_eval_s = 0.0
-        finish = "length"
-        chunks = llm.create_chat_completion(messages=prepared.messages, response_format=prepared.response_format,
-                                            max_tokens=prepared.max_tokens, temperature=req.temperature,
-                                            stream=True)
-        try:
-            for chunk in chunks:
-                if job.stopped():
-                    self._count(prompt_len or 0, 0, cancelled=True)
-                    raise self._error(LlmErrorCode.CANCELLED if req.cancel.is_set() else LlmErrorCode.TIMEOUT,
-                                      "stopped between tokens", trace)
-                choice = chunk["choices"][0]
-                text = choice["delta"].get("content")
-                if text:
-                    if prompt_len is None:
-                        prompt_len, prompt_eval_s = llm.n_tokens, time.perf_counter() - t0
-                    visible, thought = splitter.feed(text)
-                    content.append(visible)
-                    reasoning.append(thought)
-                    if job.streaming and prepared.streams_content and (visible or thought):
-                        job.out.put(LlmChunk(content=visible, reasoning=thought))
-                if choice.get("finish_reason"):
-                    finish = choice["finish_reason"]
-        finally:
-            chunks.close()
-        visible, thought = splitter.flush()
-        content.append(visible)
-        reasoning.append(thought)
-        if prompt_len is None:
-            prompt_len, prompt_eval_s = llm.n_tokens, time.perf_counter() - t0
-        completion = max(0, llm.n_tokens - prompt_len + (0 if finish == "stop" else 1))
-        cached = _cached_prefix(previous_ids, cache_keys, llm.input_ids[:prompt_len])
-        self._count(prompt_len, completion, cached=cached, prompt_eval_s=prompt_eval_s)
-        result = finish_reply(prepared, "".join(content), "".join(reasoning), finish, self.name, trace)
-        result = replace(result, usage=Usage(prompt_len, completion, cached), backend=self.name,
-                         model=self.model, latency_s=time.perf_counter() - t0)
-        if job.streaming:
-            if tail := _unstreamed(prepared, result):
-                job.out.put(tail)
-            for call in result.tool_calls:
-                job.out.put(LlmChunk(tool_call=call))
-            job.out.put(LlmChunk(finish_reason=result.finish_reason))
-        return result
+    def _answer_leftovers(self) -> None:
+        """Jobs still queued when the client closed get an answer instead of waiting forever."""
+        while True:
+            try:
+                job = self._jobs.get_nowait()
+            except queue.Empty:
+                return
+            if job is not None:
+                self._answer_closed(job)
 
-    def _count(self, prompt: int, completion: int, *, cached: int = 0, prompt_eval_s: float = 0.0,
-               cancelled: bool = False) -> None:
+    def _answer_closed(self, job: LocalJob) -> None:
+        trace = job.request.trace_id or None
+        job.out.put(self._error(LlmErrorCode.UNAVAILABLE, "the local model was closed", trace))
+
+    def _count(self, cost: RunCost) -> None:
         with self._stats_lock:
             s = self._stats
-            self._stats = replace(s, requests=s.requests + 1, cancelled=s.cancelled + int(cancelled),
-                                  completion_tokens=s.completion_tokens + completion,
-                                  last_prompt_tokens=prompt, last_cached_tokens=cached,
-                                  last_completion_tokens=completion if not cancelled else self._partial(),
-                                  last_prompt_eval_s=prompt_eval_s)
-
-    def _partial(self) -> int:
-        llm = self._llm
-        return int(llm.n_tokens) - self._stats.last_prompt_tokens if llm is not None else 0
+            self._stats = replace(
+                s,
+                requests=s.requests + 1,
+                cancelled=s.cancelled + int(cost.cancelled),
+                completion_tokens=s.completion_tokens + cost.completion_tokens,
+                last_prompt_tokens=cost.prompt_tokens,
+                last_cached_tokens=cost.cached_tokens,
+                last_completion_tokens=cost.completion_tokens,
+                last_prompt_eval_s=cost.prompt_eval_s,
+            )
 
 
 def _plain(exc: LlmError) -> str:
     return exc.message.split(": ", 1)[-1]
-
-
-def _unstreamed(prepared: PreparedPrompt, result: LlmResult) -> LlmChunk | None:
-    """Buffered modes (tool choice in the reply) send their free-text reply as one chunk at the end."""
-    if prepared.streams_content or not result.content:
-        return None
-    return LlmChunk(content=result.content)
-
-
-def _cached_prefix(previous: np.ndarray, cache_keys: list[tuple[int, ...]], prompt: np.ndarray) -> int:
-    """How many prompt tokens llama.cpp could take from its KV state or prompt cache."""
-    best = _common_prefix(previous, prompt)
-    for key in cache_keys:
-        best = max(best, _common_prefix(np.asarray(key, dtype=prompt.dtype), prompt))
-    return best
-
-
-def _common_prefix(a: np.ndarray, b: np.ndarray) -> int:
-    n = min(len(a), len(b))
-    diff = np.nonzero(a[:n] != b[:n])[0]
-    return int(diff[0]) if diff.size else n

@@ -1,0 +1,148 @@
+"""One generation on a local model's owner thread: a queued job in, chunks and an ``LlmResult`` out.
+
+Only the owner thread of a ``LocalLlmClient`` calls ``generate``. It always streams from llama.cpp so that a
+cancelled or abandoned job stops between two tokens, splits ``<think>`` spans off as it goes, and reports
+what the request cost (prompt tokens, tokens taken from the KV state or prompt cache, completion tokens).
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import numpy as np
+
+from coreai.errors import LlmError, LlmErrorCode
+from coreai.llm.local_prompt import PreparedPrompt, finish_reply, prepare_prompt
+from coreai.llm.replies import ThinkSplitter
+from coreai.llm.types import LlmChunk, LlmRequest, LlmResult, Usage
+
+Event = LlmChunk | LlmResult | LlmError
+
+
+@dataclass
+class LocalJob:
+    """A request waiting for, or running on, the owner thread; ``out`` carries its chunks and its end."""
+
+    request: LlmRequest
+    streaming: bool
+    out: queue.Queue[Event] = field(default_factory=queue.Queue)
+    abort: threading.Event = field(default_factory=threading.Event)
+    started: threading.Event = field(default_factory=threading.Event)
+
+    def stopped(self) -> bool:
+        return self.abort.is_set() or self.request.cancel.is_set()
+
+
+@dataclass(frozen=True)
+class RunCost:
+    prompt_tokens: int
+    completion_tokens: int
+    cached_tokens: int = 0
+    prompt_eval_s: float = 0.0
+    cancelled: bool = False
+
+
+def generate(
+    llm: Any,
+    job: LocalJob,
+    *,
+    max_tokens_cap: int,
+    backend: str,
+    model: str,
+    count: Callable[[RunCost], None],
+) -> LlmResult:
+    """Run ``job`` on ``llm``; raise ``LlmError`` (CANCELLED when stopped between tokens)."""
+    req = job.request
+    trace = req.trace_id or None
+    prepared = prepare_prompt(req, max_tokens_cap, backend)
+    cache_keys = list(llm.cache.cache_state.keys()) if llm.cache is not None else []
+    previous_ids = np.array(llm.input_ids[: llm.n_tokens], copy=True)
+    t0 = time.perf_counter()
+    splitter = ThinkSplitter()
+    content: list[str] = []
+    reasoning: list[str] = []
+    prompt_len: int | None = None
+    prompt_eval_s = 0.0
+    finish = "length"
+    chunks = llm.create_chat_completion(
+        messages=prepared.messages,
+        response_format=prepared.response_format,
+        max_tokens=prepared.max_tokens,
+        temperature=req.temperature,
+        stream=True,
+    )
+    try:
+        for chunk in chunks:
+            if job.stopped():
+                done = llm.n_tokens - prompt_len + 1 if prompt_len is not None else 0
+                count(RunCost(prompt_len or 0, done, cancelled=True))
+                raise LlmError(
+                    LlmErrorCode.CANCELLED,
+                    f"stopped between tokens after {done}",
+                    backend=backend,
+                    trace_id=trace,
+                )
+            choice = chunk["choices"][0]
+            text = choice["delta"].get("content")
+            if text:
+                if prompt_len is None:  # the prompt is evaluated once the first token arrives
+                    prompt_len, prompt_eval_s = llm.n_tokens, time.perf_counter() - t0
+                visible, thought = splitter.feed(text)
+                content.append(visible)
+                reasoning.append(thought)
+                if job.streaming and prepared.streams_content and (visible or thought):
+                    job.out.put(LlmChunk(content=visible, reasoning=thought))
+            if choice.get("finish_reason"):
+                finish = choice["finish_reason"]
+    finally:
+        chunks.close()
+    visible, thought = splitter.flush()
+    if prompt_len is None:
+        prompt_len, prompt_eval_s = llm.n_tokens, time.perf_counter() - t0
+    # the last sampled token is evaluated only if generation went on; an end-of-generation token never is
+    completion = max(0, llm.n_tokens - prompt_len + (0 if finish == "stop" else 1))
+    cached = _cached_prefix(previous_ids, cache_keys, llm.input_ids[:prompt_len])
+    count(RunCost(prompt_len, completion, cached, prompt_eval_s))
+    result = finish_reply(
+        prepared, "".join(content) + visible, "".join(reasoning) + thought, finish, backend, trace
+    )
+    result = replace(
+        result,
+        usage=Usage(prompt_len, completion, cached),
+        backend=backend,
+        model=model,
+        latency_s=time.perf_counter() - t0,
+    )
+    if job.streaming:
+        if tail := _unstreamed(prepared, result):
+            job.out.put(tail)
+        for call in result.tool_calls:
+            job.out.put(LlmChunk(tool_call=call))
+        job.out.put(LlmChunk(finish_reason=result.finish_reason))
+    return result
+
+
+def _unstreamed(prepared: PreparedPrompt, result: LlmResult) -> LlmChunk | None:
+    """Buffered modes (a tool choice in the reply) send their free-text reply as one chunk at the end."""
+    if prepared.streams_content or not result.content:
+        return None
+    return LlmChunk(content=result.content)
+
+
+def _cached_prefix(previous: np.ndarray, cache_keys: list[tuple[int, ...]], prompt: np.ndarray) -> int:
+    """How many prompt tokens llama.cpp could take from its KV state or its prompt cache."""
+    best = _common_prefix(previous, prompt)
+    for key in cache_keys:
+        best = max(best, _common_prefix(np.asarray(key, dtype=prompt.dtype), prompt))
+    return best
+
+
+def _common_prefix(a: np.ndarray, b: np.ndarray) -> int:
+    n = min(len(a), len(b))
+    diff = np.nonzero(a[:n] != b[:n])[0]
+    return int(diff[0]) if diff.size else n

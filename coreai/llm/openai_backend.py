@@ -1,0 +1,324 @@
+"""The ``openai`` backend: any OpenAI-compatible server (LM Studio, Ollama, llama.cpp server, vLLM, hosted).
+
+Built on the official ``openai`` SDK with ``max_retries=0`` (retrying is the decorators' job) and short
+connect/read timeouts. Every request streams, so ``LlmRequest.cancel`` stops it between two chunks and
+``complete`` is the same stream, accumulated. Streamed tool-call deltas are merged even when a local server
+leaves out their ``index`` or ``id``. A ``response_schema`` is sent as ``{"type": "json_object", "schema":
+...}`` (llama.cpp's server enforces it as a grammar); a server that rejects the schema gets plain
+``json_object`` from then on. The schema is also stated in the system message for servers without grammars.
+Every failure leaves as an ``LlmError`` with a stable code (see ``map_openai_error``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from collections.abc import Generator, Iterator
+from contextlib import closing
+from typing import Any
+
+import httpx2
+import openai
+from loguru import logger
+from pydantic import ValidationError
+
+from coreai.errors import LlmError, LlmErrorCode
+from coreai.llm import guard
+from coreai.llm.config import OpenAILlmConfig
+from coreai.llm.openai_stream import StreamAccumulator, chunks_of
+from coreai.llm.replies import (
+    check_tool_calls,
+    extract_json_text,
+    grammar_schema,
+    parse_json_object,
+    reply_char_cap,
+    schema_note,
+    with_system_note,
+)
+from coreai.llm.types import ChatMessage, LlmChunk, LlmRequest, LlmResult
+
+PLACEHOLDER_API_KEY = "sk-no-key-required"  # the SDK insists on a key; local servers ignore its value
+_ROUTE_MISSING = (404, 405, 501)
+
+
+class OpenAIBackend:
+    """``LlmClient`` over an OpenAI-compatible HTTP server."""
+
+    def __init__(self, config: OpenAILlmConfig, *, name: str = "openai") -> None:
+        self.name = name
+        self.config = config
+        self.model = config.model
+        base_url = config.base_url or os.environ.get("OPENAI_BASE_URL") or None
+        api_key = config.api_key or os.environ.get("OPENAI_API_KEY") or PLACEHOLDER_API_KEY
+        self._timeout = openai.Timeout(config.read_timeout_s, connect=config.connect_timeout_s)
+        try:
+            self._client = openai.OpenAI(
+                api_key=api_key, base_url=base_url, max_retries=0, timeout=self._timeout
+            )
+        except Exception as exc:
+            raise LlmError(
+                LlmErrorCode.UNAVAILABLE, f"cannot set up the client: {exc}", backend=name
+            ) from exc
+        self.base_url = str(self._client.base_url).rstrip("/")
+        self._send_schema = config.send_json_schema
+        self._log = logger.bind(feature="llm", trace_id=f"{name}-client")
+
+    # ---- LlmClient --------------------------------------------------------------------------------------
+
+    def complete(self, request: LlmRequest) -> LlmResult:
+        guard.check_real_call(self.name)
+        run = self._run(request)
+        while True:
+            try:
+                next(run)
+            except StopIteration as done:
+                result: LlmResult = done.value
+                return result
+
+    def stream(self, request: LlmRequest) -> Iterator[LlmChunk]:
+        guard.check_real_call(self.name)
+        return self._iterate(request)
+
+    def _iterate(self, request: LlmRequest) -> Iterator[LlmChunk]:
+        yield from self._run(request)
+
+    # ---- health -----------------------------------------------------------------------------------------
+
+    def list_models(self) -> list[str] | None:
+        """Model ids from ``GET /models``; ``None`` when the server has no such route."""
+        try:
+            page = self._client.models.list()
+            return [m.id for m in page.data]
+        except openai.APIStatusError as exc:
+            if exc.status_code in _ROUTE_MISSING:
+                return None
+            raise map_openai_error(exc, self.name) from exc
+        except Exception as exc:
+            raise map_openai_error(exc, self.name) from exc
+
+    def ping_chat(self) -> None:
+        """A one-token chat POST, for servers without ``/models``."""
+        guard.check_real_call(self.name)
+        try:
+            self._client.chat.completions.create(
+                model=self.model, max_tokens=1, messages=[{"role": "user", "content": "ping"}]
+            )
+        except Exception as exc:
+            raise map_openai_error(exc, self.name) from exc
+
+    def close(self) -> None:
+        self._client.close()
+
+    # ---- one request ------------------------------------------------------------------------------------
+
+    def _run(self, request: LlmRequest) -> Generator[LlmChunk, None, LlmResult]:
+        trace = request.trace_id or None
+        t0 = time.perf_counter()
+        deadline = None if request.timeout_s is None else time.monotonic() + request.timeout_s
+        kwargs = self._kwargs(request)
+        cap = reply_char_cap(kwargs["max_tokens"])
+        acc = StreamAccumulator()
+        try:
+            with closing(self._open(kwargs, request)) as stream:
+                for chunk in chunks_of(stream):
+                    if request.cancel.is_set():
+                        raise LlmError(
+                            LlmErrorCode.CANCELLED,
+                            "cancelled between chunks",
+                            backend=self.name,
+                            trace_id=trace,
+                        )
+                    if deadline is not None and time.monotonic() > deadline:
+                        raise LlmError(
+                            LlmErrorCode.TIMEOUT,
+                            f"no complete reply within {request.timeout_s:g}s",
+                            backend=self.name,
+                            trace_id=trace,
+                        )
+                    piece = acc.add(chunk)
+                    if acc.size > cap:
+                        raise LlmError(
+                            LlmErrorCode.MALFORMED_OUTPUT,
+                            f"reply exceeds {cap} characters, more than max_tokens="
+                            f"{kwargs['max_tokens']} can produce",
+                            backend=self.name,
+                            trace_id=trace,
+                        )
+                    if piece is not None:
+                        yield piece
+        except LlmError:
+            raise
+        except Exception as exc:
+            raise map_openai_error(exc, self.name, trace) from exc
+        result = self._finish(request, acc, trace)
+        for call in result.tool_calls:
+            yield LlmChunk(tool_call=call)
+        yield LlmChunk(finish_reason=result.finish_reason)
+        return LlmResult(
+            content=result.content,
+            reasoning=result.reasoning,
+            tool_calls=result.tool_calls,
+            finish_reason=result.finish_reason,
+            usage=result.usage,
+            backend=self.name,
+            model=acc.model or self.model,
+            latency_s=time.perf_counter() - t0,
+        )
+
+    def _kwargs(self, request: LlmRequest) -> dict[str, Any]:
+        messages = [_to_openai(m) for m in request.messages]
+        kwargs: dict[str, Any] = {
+            "model": self.model,
+            "max_tokens": max(1, min(request.max_tokens, self.config.max_tokens)),
+            "temperature": request.temperature,
+            "stream": True,
+            "stream_options": {"include_usage": True},
+        }
+        if request.timeout_s is not None:
+            kwargs["timeout"] = openai.Timeout(
+                min(self.config.read_timeout_s, request.timeout_s),
+                connect=min(self.config.connect_timeout_s, request.timeout_s),
+            )
+        if request.tools and request.tool_choice != "none":
+            kwargs["tools"] = [
+                {
+                    "type": "function",
+                    "function": {"name": t.name, "description": t.description, "parameters": t.parameters},
+                }
+                for t in request.tools
+            ]
+            kwargs["tool_choice"] = (
+                "auto"
+                if request.tool_choice == "auto"
+                else {"type": "function", "function": {"name": request.tool_choice}}
+            )
+        elif request.response_schema is not None:
+            messages = with_system_note(messages, schema_note(request.response_schema))
+            schema = grammar_schema(request.response_schema)
+            kwargs["response_format"] = (
+                {"type": "json_object", "schema": schema} if self._send_schema else {"type": "json_object"}
+            )
+        kwargs["messages"] = messages
+        return kwargs
+
+    def _open(self, kwargs: dict[str, Any], request: LlmRequest) -> Any:
+        try:
+            return self._client.chat.completions.create(**kwargs)
+        except openai.APIStatusError as exc:
+            if exc.status_code not in (400, 422) or "schema" not in kwargs.get("response_format", {}):
+                raise
+            self._log.bind(trace_id=request.trace_id).warning(
+                "{} rejected the reply schema ({}); sending plain json_object from now on",
+                self.base_url,
+                exc.status_code,
+            )
+            self._send_schema = False
+            plain = {**kwargs, "response_format": {"type": "json_object"}}
+            return self._client.chat.completions.create(**plain)
+
+    def _finish(self, request: LlmRequest, acc: StreamAccumulator, trace: str | None) -> LlmResult:
+        if acc.finish_reason is None:
+            if acc.chunks == 0:
+                raise LlmError(
+                    LlmErrorCode.EMPTY_RESPONSE, "the server sent no reply", backend=self.name, trace_id=trace
+                )
+            raise LlmError(
+                LlmErrorCode.UNAVAILABLE,
+                "the stream ended before the reply finished (truncated)",
+                backend=self.name,
+                trace_id=trace,
+            )
+        content, reasoning = acc.text()
+        calls = acc.tool_calls()
+        if calls:
+            check_tool_calls(calls, request.tools, self.name, trace)
+        elif request.response_schema is not None and content:
+            cut = " (cut off at max_tokens)" if acc.finish_reason == "length" else ""
+            obj = parse_json_object(extract_json_text(content), f"reply{cut}", self.name, trace)
+            content = json.dumps(obj)
+        if not content and not calls:
+            raise LlmError(
+                LlmErrorCode.EMPTY_RESPONSE,
+                "the model replied with nothing",
+                backend=self.name,
+                trace_id=trace,
+            )
+        return LlmResult(
+            content=content,
+            reasoning=reasoning,
+            tool_calls=calls,
+            finish_reason="tool_calls" if calls else acc.finish_reason,
+            usage=acc.usage,
+        )
+
+
+def _to_openai(message: ChatMessage) -> dict[str, Any]:
+    if message.role == "tool":
+        return {"role": "tool", "tool_call_id": message.tool_call_id or "", "content": message.content}
+    if message.role == "assistant" and message.tool_calls:
+        return {
+            "role": "assistant",
+            "content": message.content or None,
+            "tool_calls": [
+                {"id": c.id, "type": "function", "function": {"name": c.name, "arguments": c.arguments}}
+                for c in message.tool_calls
+            ],
+        }
+    return {"role": message.role, "content": message.content}
+
+
+def map_openai_error(exc: BaseException, backend: str, trace_id: str | None = None) -> LlmError:
+    """The stable code of any failure the SDK or the transport raises."""
+    if isinstance(exc, LlmError):
+        return exc
+
+    def err(code: LlmErrorCode, message: str) -> LlmError:
+        return LlmError(code, message, backend=backend, trace_id=trace_id)
+
+    if isinstance(exc, openai.APITimeoutError | httpx2.TimeoutException | TimeoutError):
+        return err(LlmErrorCode.TIMEOUT, "the server did not answer in time")
+    if isinstance(exc, openai.APIConnectionError | httpx2.TransportError | ConnectionError):
+        return err(LlmErrorCode.UNAVAILABLE, f"cannot reach the server ({_cause(exc)})")
+    if isinstance(exc, openai.APIStatusError):
+        status, text = exc.status_code, _error_text(exc)
+        if status == 429:
+            quota = any(w in text.lower() for w in ("quota", "billing", "credit"))
+            return err(LlmErrorCode.QUOTA_EXCEEDED if quota else LlmErrorCode.RATE_LIMITED, f"429: {text}")
+        if status in (401, 403):
+            return err(LlmErrorCode.AUTH, f"{status}: {text} (check api_key / OPENAI_API_KEY)")
+        if status == 408:
+            return err(LlmErrorCode.TIMEOUT, f"408: {text}")
+        if status >= 500 or status in _ROUTE_MISSING:
+            return err(LlmErrorCode.UNAVAILABLE, f"{status}: {text}")
+        return err(LlmErrorCode.MALFORMED_OUTPUT, f"the server refused the request ({status}: {text})")
+    if isinstance(
+        exc,
+        openai.APIResponseValidationError
+        | json.JSONDecodeError
+        | ValidationError
+        | ValueError
+        | TypeError
+        | KeyError
+        | AttributeError,
+    ):
+        what = f"{type(exc).__name__}: {str(exc)[:150]}"
+        return err(LlmErrorCode.MALFORMED_OUTPUT, f"unreadable reply ({what})")
+    if isinstance(exc, openai.APIError):
+        return err(LlmErrorCode.UNAVAILABLE, f"the server reported an error: {str(exc)[:200]}")
+    return err(LlmErrorCode.UNAVAILABLE, f"unexpected failure ({type(exc).__name__}: {str(exc)[:160]})")
+
+
+def _cause(exc: BaseException) -> str:
+    inner = exc.__cause__ or exc.__context__
+    return f"{type(inner).__name__}: {inner}"[:200] if inner is not None else str(exc)[:200]
+
+
+def _error_text(exc: openai.APIStatusError) -> str:
+    body = exc.body
+    if isinstance(body, dict):
+        inner = body.get("error", body)
+        if isinstance(inner, dict):
+            return str(inner.get("message") or inner.get("code") or inner)[:300]
+        return str(inner)[:300]
+    return (str(body) if body else exc.message)[:300]
