@@ -28,7 +28,11 @@ ROLE_PATTERN = r"^[A-Za-z][A-Za-z0-9_]{0,63}$"
 
 
 def _default_routes() -> dict[str, BackendName]:
-    return dict.fromkeys(BUILTIN_ROLES, "stub")
+    """Agents talk to the local model by default. The Programmer starts on the scripted stub: a 135M model
+    cannot write working Lua, and the stub's demo shows the repair loop; point it at a stronger model
+    (``Programmer = "openai"``) for real work. The director's own mode (static / rules / an LLM backend)
+    is chosen separately and starts on the deterministic rules policy."""
+    return {"Creator": "local", "Programmer": "stub", "Analyzer": "local", "Merchant": "local", "Chat": "local"}
 
 
 class _Section(BaseModel):
@@ -36,7 +40,7 @@ class _Section(BaseModel):
 
 
 class LlmSettings(_Section):
-    default_backend: BackendName = "stub"
+    default_backend: BackendName = "local"
     backends: dict[str, BackendName] = Field(default_factory=_default_routes)
     timeout_s: float = Field(default=30.0, gt=0, le=600)
     retry_attempts: int = Field(default=2, ge=0, le=10)

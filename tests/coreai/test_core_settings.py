@@ -16,7 +16,7 @@ def test_missing_file_gives_defaults(saves_dir: Path):
     settings = load_settings()
     assert settings == Settings()
     assert settings.mainloop.drain_budget_ms == 2.0 and settings.tools.max_parallel == 4
-    assert settings.llm.backends["Creator"] == "stub" and settings.llm.local.n_ctx >= 256
+    assert settings.llm.backends["Creator"] == "local" and settings.llm.local.n_ctx >= 256
 
 
 # Defaults that depend on the machine (CPU count, install path) or are unset: documented as comments.

@@ -16,12 +16,13 @@ from coreai.runtime import CoreAiRuntime
 from coreai.settings import Settings
 
 WAIT = 10.0
+ALL_STUB = {"default_backend": "stub", "backends": {}}  # every role on the scripted stub
 
 
 def make_runtime(script) -> tuple[CoreAiRuntime, FakeWorld, StubLlmClient]:
     world = FakeWorld(prefabs=("grunt", "runner", "tank", "spitter", "boss"), bounds=(0, 0, 1600, 900))
     stub = StubLlmClient(script)
-    runtime = CoreAiRuntime(Settings(), backends={"stub": stub})
+    runtime = CoreAiRuntime(Settings.model_validate({"llm": ALL_STUB}), backends={"stub": stub})
     runtime.bindings.register_world(world)
     runtime.bindings.register_state(world)
     return runtime, world, stub
@@ -84,7 +85,7 @@ def test_unknown_prefab_is_refused_to_the_model_and_the_game_keeps_running(saves
 
 def test_without_a_draining_loop_the_agent_gets_a_named_timeout_not_a_hang(saves_dir: Path):
     settings = Settings.model_validate(
-        {"mainloop": {"wait_timeout_s": 0.2}, "prompts": {"world_state_timeout_s": 0.1}}
+        {"mainloop": {"wait_timeout_s": 0.2}, "prompts": {"world_state_timeout_s": 0.1}, "llm": ALL_STUB}
     )
     stub = StubLlmClient([tool_reply(("world_command", {"action": "list"})), "The game did not answer."])
     runtime = CoreAiRuntime(settings, backends={"stub": stub})
