@@ -1,0 +1,125 @@
+"""One-off Lua (backtick console, the agents' ``execute_lua``, Programmer attempts) in scratch sandboxes.
+
+A scratch sandbox is a mod without files: the full Mod API, its own log and storage, state kept between
+lines. ``run`` turns one execution into an ``ExecResult`` and never raises. A scratch sandbox that hit the
+memory cap is rebuilt for the next line, so a memory hog cannot wedge the console.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Callable
+
+from loguru import logger
+
+from coreai.lua.bridge import ModBridge, StateCache
+from coreai.lua.host import ModHost
+from coreai.lua.manifest import NAME_PATTERN
+from coreai.lua.modlog import ModLog
+from coreai.lua.results import ErrorKind, ExecResult, ModState
+from coreai.lua.sandbox import LuaSandbox
+from coreai.lua.settings import LuaSettings
+from coreai.lua.slot import ModSlot
+from coreai.lua.storage import ModStorage
+
+_NAME = re.compile(NAME_PATTERN)
+
+
+class Console:
+    def __init__(
+        self, host: ModHost, settings: LuaSettings, state: StateCache, on_report: Callable[[str, str], None]
+    ) -> None:
+        self.host = host
+        self.settings = settings
+        self.state = state
+        self.on_report = on_report
+        self.slots: dict[str, ModSlot] = {}
+
+    def scratch(self, name: str) -> ModSlot | None:
+        """The scratch sandbox ``name`` (created on first use); None for an invalid name."""
+        slot = self.slots.get(name)
+        if slot is None:
+            if not _NAME.match(name):
+                return None
+            s = self.settings
+            slot = ModSlot(
+                name,
+                None,
+                False,
+                ModLog(name, s.log_capacity, s.log_lines_per_call),
+                ModStorage(name, s.storage_cap_bytes),
+            )
+            self.slots[name] = slot
+        if slot.sandbox is None:
+            self._boot(slot)
+        return slot
+
+    def _boot(self, slot: ModSlot) -> None:
+        bridge = ModBridge(
+            slot.name,
+            self.host,
+            self.settings,
+            log=slot.log,
+            storage=slot.storage,
+            state=self.state,
+            on_report=self.on_report,
+            source=f"console:{slot.name}",
+        )
+        slot.sandbox = LuaSandbox(slot.name, bridge.functions(), self.settings, info={"version": "console"})
+        bridge.to_lua = slot.sandbox.to_lua
+        slot.bridge = bridge
+        slot.state = ModState.LOADED
+        slot.loaded_at = time.monotonic()
+
+    def execute(self, code: str, mod: str, slot: ModSlot | None, trace_id: str) -> ExecResult:
+        """Run ``code`` in the running mod ``slot``, or (``slot`` None) in the scratch sandbox ``mod``."""
+
+        def refused(kind: ErrorKind, error: str) -> ExecResult:
+            return ExecResult(ok=False, mod=mod, trace_id=trace_id, error_kind=kind, error=error)
+
+        try:
+            if not isinstance(code, str):
+                return refused("invalid", "code must be a string")
+            if slot is not None and not slot.running:
+                kind: ErrorKind = "quarantined" if slot.state == ModState.QUARANTINED else "invalid"
+                return refused(kind, f"mod '{mod}' is not running ({slot.state})")
+            target = slot if slot is not None else self.scratch(mod)
+            if target is None:
+                return refused("invalid", f"invalid console name '{mod}' (lower_snake_case, 2-40 chars)")
+            return self.run(target, code, trace_id, scratch=slot is None)
+        except Exception as exc:
+            logger.bind(feature="lua", trace_id=trace_id).exception("execute in {} failed", mod)
+            return refused("internal", str(exc))
+
+    def run(self, slot: ModSlot, code: str, trace_id: str, *, scratch: bool) -> ExecResult:
+        assert slot.sandbox is not None and slot.bridge is not None
+        slot.bridge.begin_call(trace_id)
+        seq = slot.log.seq
+        out = slot.sandbox.exec(code, slot.name, self.settings.exec_budget)
+        slot.stats.add(out.seconds)
+        entries = slot.log.entries(since=seq)
+        fault = out.fault
+        lg = logger.bind(feature="lua", trace_id=trace_id)
+        if fault is not None:
+            slot.log.system("error", f"execute: {fault.describe()}", fault.line)
+            lg.info("execute in {} failed: {}", slot.name, fault.describe())
+            if scratch and fault.kind == "memory":
+                slot.sandbox.close()
+                slot.sandbox, slot.bridge = None, None
+        else:
+            lg.debug("execute in {} ok ({} instructions)", slot.name, out.instructions)
+        return ExecResult(
+            ok=fault is None,
+            mod=slot.name,
+            trace_id=trace_id,
+            values=out.values,
+            output=[f"{e.level}: {e.message}" for e in entries if e.level in ("print", "warn", "report")],
+            reports=[e.message for e in entries if e.level == "report"],
+            error=fault.describe() if fault else None,
+            error_kind=fault.kind if fault else None,
+            line=fault.line if fault else None,
+            traceback=fault.traceback if fault else "",
+            instructions=out.instructions if fault is None else (fault.instructions or out.instructions),
+            duration_ms=round(out.seconds * 1000.0, 3),
+        )

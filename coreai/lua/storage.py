@@ -1,0 +1,96 @@
+"""Persisted per-mod storage: a small JSON object under saves/mod_storage/<mod>.json, size-capped.
+
+Writes are batched: ``set`` marks the store dirty and the manager flushes it (atomically) about once a
+second and on unload. A corrupt file is moved aside by ``read_json`` and the mod starts with empty storage.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from loguru import logger
+
+from coreai.errors import CorruptSaveError, ModError
+from coreai.paths import saves_path
+from coreai.persist import atomic_write_json, read_json
+
+log = logger.bind(feature="lua", trace_id=None)
+
+
+class ModStorage:
+    def __init__(self, mod: str, cap_bytes: int, path: Path | None = None) -> None:
+        self.mod = mod
+        self.cap_bytes = cap_bytes
+        self._path = path
+        self._data: dict[str, Any] | None = None
+        self._size = 2
+        self.dirty = False
+        self.warning: str | None = None
+
+    @property
+    def path(self) -> Path:
+        """saves/mod_storage/<mod>.json, resolved on first use (so ARENA_SAVES_DIR is honoured)."""
+        if self._path is None:
+            self._path = saves_path("mod_storage", f"{self.mod}.json")
+        return self._path
+
+    def _load(self) -> dict[str, Any]:
+        if self._data is None:
+            data: Any = {}
+            try:
+                data = read_json(self.path)
+            except FileNotFoundError:
+                data = {}
+            except CorruptSaveError as exc:
+                self.warning = f"storage file was corrupt and was moved aside ({exc.quarantined_to})"
+                log.warning("mod {}: {}", self.mod, self.warning)
+                data = {}
+            self._data = data if isinstance(data, dict) else {}
+            self._size = len(self._encode(self._data))
+        return self._data
+
+    @staticmethod
+    def _encode(data: dict[str, Any]) -> bytes:
+        return json.dumps(data, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+
+    def get(self, key: str) -> Any:
+        return self._load().get(key)
+
+    def keys(self) -> list[str]:
+        return sorted(self._load())
+
+    @property
+    def size_bytes(self) -> int:
+        self._load()
+        return self._size
+
+    def set(self, key: str, value: Any) -> None:
+        """Set (or with ``None`` remove) one key; raises ``ModError`` past the size cap."""
+        data = self._load()
+        old = data.get(key)
+        if value is None:
+            if key in data:
+                del data[key]
+                self._size = len(self._encode(data))
+                self.dirty = True
+            return
+        data[key] = value
+        size = len(self._encode(data))
+        if size > self.cap_bytes:
+            if old is None:
+                del data[key]
+            else:
+                data[key] = old
+            raise ModError(
+                self.mod,
+                f"storage.set('{key}'): storage would be {size} bytes, over its {self.cap_bytes} byte cap",
+            )
+        self._size = size
+        self.dirty = True
+
+    def flush(self) -> None:
+        if self.dirty and self._data is not None:
+            atomic_write_json(self.path, self._data)
+            self.dirty = False
