@@ -100,21 +100,37 @@ class MainLoopQueue:
     def post(self, command: MainLoopCommand) -> CommandFuture[Any]:
         """Queue a command for the main thread; rejections come back as an already-failed future."""
         future: CommandFuture[Any] = CommandFuture(command.kind, command.trace_id)
+        if self._admit(command, future, queued=True):
+            self._dq.append((command, future))
+        return future
+
+    def apply_now(self, command: MainLoopCommand) -> Any:
+        """Apply ``command`` at once on the main thread (Lua mods run there) under exactly the rules a
+        drained command gets: whitelist, clamping, the per-command spawn cap and the producer's rate
+        limit. Returns the answer or raises the command's ``CoreAIError``."""
+        future: CommandFuture[Any] = CommandFuture(command.kind, command.trace_id)
+        if self._admit(command, future, queued=False) and future.set_running():
+            self._apply(self._handlers[type(command)], command, future)
+        return future.result(0)
+
+    def _admit(self, command: MainLoopCommand, future: CommandFuture[Any], *, queued: bool) -> bool:
+        """The checks made before a command may run; a refusal fails ``future`` and returns False."""
         if self._closed:
-            return self._reject(command, future, CommandRejected(command.kind, "main loop is closed"))
+            self._reject(command, future, CommandRejected(command.kind, "main loop is closed"))
+            return False
         if type(command) not in self._handlers:
-            return self._reject(command, future, CommandRejected(command.kind, "unsupported command type"))
+            self._reject(command, future, CommandRejected(command.kind, "unsupported command type"))
+            return False
         limit = self.config.max_pending
-        if limit and len(self._dq) >= limit:  # may overshoot by the number of racing producers
-            return self._reject(
-                command, future, CommandRejected(command.kind, f"queue full ({limit} pending)")
-            )
+        if queued and limit and len(self._dq) >= limit:  # may overshoot by the number of racing producers
+            self._reject(command, future, CommandRejected(command.kind, f"queue full ({limit} pending)"))
+            return False
         if self._limiter is not None and command.agent and command.mutating:
             cost = min(command.cost(), self.config.max_spawn_per_command)
             if not self._limiter.allow(command.agent, cost):
-                return self._reject(command, future, CommandRateLimited(command.kind, command.agent))
-        self._dq.append((command, future))
-        return future
+                self._reject(command, future, CommandRateLimited(command.kind, command.agent))
+                return False
+        return True
 
     def wait(self, future: CommandFuture[T], timeout: float | None = None) -> T:
         """Wait for a posted command's answer; on timeout the command is cancelled and the cause named."""

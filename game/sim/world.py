@@ -65,6 +65,8 @@ class World:
         self.pickups = Pool(FIELDS_PICKUP, 512)
         self.stats = RunStats()
         self.events: list[ev.Event] = []
+        self._between: list[ev.Event] = []  # raised between ticks; delivered with the next tick's events
+        self._in_step = False
         self.tick = 0
         self.time = 0.0
         self.wave = 0
@@ -86,9 +88,21 @@ class World:
     # ------------------------------------------------------------------ the tick
     def step(self, inp: PlayerInput = IDLE) -> list[ev.Event]:
         """Advance one fixed tick; returns this tick's events (also kept in ``self.events``)."""
-        self.events = []
+        self.events, self._between = self._between, []
         if self.phase != "playing":
             return self.events
+        self._in_step = True
+        try:
+            self._tick(inp)
+        finally:
+            self._in_step = False
+        return self.events
+
+    def emit(self, event: ev.Event) -> None:
+        """Record an event: in this tick's list during a step, else in the next tick's."""
+        (self.events if self._in_step else self._between).append(event)
+
+    def _tick(self, inp: PlayerInput) -> None:
         self.tick += 1
         self.time += DT
         p = self.player
@@ -113,7 +127,6 @@ class World:
         self.wave_time_left -= DT
         if self.phase == "playing" and self.wave_time_left <= 0.0:
             self._end_wave()
-        return self.events
 
     def _fire(self, inp: PlayerInput) -> None:
         p = self.player
@@ -147,7 +160,7 @@ class World:
         p.hp -= amount
         p.iframes = p.stats.hit_iframes
         self.stats.damage_taken += amount
-        self.events.append(ev.PlayerDamaged(amount, max(0.0, p.hp), source))
+        self.emit(ev.PlayerDamaged(amount, max(0.0, p.hp), source))
 
     def _player_died(self) -> None:
         self.stats.deaths += 1
@@ -169,7 +182,7 @@ class World:
         self.wave = wave
         self.wave_time_left = wave_duration(wave)
         self.phase = "playing"
-        self.events.append(ev.WaveStarted(wave, self.wave_time_left))
+        self.emit(ev.WaveStarted(wave, self.wave_time_left))
         self.spawner.on_wave_start(self, wave)
 
     def _end_wave(self) -> None:
@@ -223,7 +236,7 @@ class World:
             p.xp -= xp_for_level(p.level)
             p.level += 1
             self.pending_picks += 1  # a level-up banks an extra pick for the next upgrade screen
-            self.events.append(ev.LevelUp(p.level))
+            self.emit(ev.LevelUp(p.level))
 
     # ------------------------------------------------------------------ world commands (prefab whitelist)
     def spawn_enemy(self, prefab: str, x: float, y: float, *, elite: bool = False, source: str = "world") -> int:
@@ -241,7 +254,7 @@ class World:
             speed=pf.speed * (1.1 if elite else 1.0) * enemy_speed_scale(max(1, self.wave)), damage=pf.damage * (1.5 if elite else 1.0), radius=r,
             elite=elite, cooldown=pf.fire_interval * float(self.rng.uniform(0.5, 1.0)), pattern=0, charge=0.0,
         )
-        self.events.append(ev.EnemySpawned(eid, prefab, x, y, elite, source))
+        self.emit(ev.EnemySpawned(eid, prefab, x, y, elite, source))
         return eid
 
     def _index_of(self, entity_id: int) -> int | None:
@@ -263,7 +276,7 @@ class World:
             return False
         keep = np.ones(self.enemies.n, dtype=bool)
         keep[i] = False
-        self.events.append(ev.EnemyRemoved(entity_id, self.prefabs.names[int(self.enemies.kind[i])]))
+        self.emit(ev.EnemyRemoved(entity_id, self.prefabs.names[int(self.enemies.kind[i])]))
         self.enemies.keep(keep)
         return True
 

@@ -33,6 +33,7 @@ def test_wave_lasts_its_duration_then_offers_three_upgrades() -> None:
     assert w.time == time_at_pick, "time stands still during the pick"
     w.choose_upgrade(w.choices[0])
     assert w.phase == "playing" and w.wave == 2
+    assert any(isinstance(e, ev.WaveStarted) and e.wave == 2 for e in w.step(PlayerInput()))
 
 
 def test_choosing_an_upgrade_not_offered_is_refused() -> None:
@@ -84,7 +85,8 @@ def test_level_up_banks_an_extra_pick() -> None:
     w = World(seed=2, spawner=NullSpawner())
     w.gain_xp(10)
     assert w.player.level == 2
-    assert any(isinstance(e, ev.LevelUp) for e in w.events)
+    delivered = w.step(PlayerInput())  # raised between ticks: delivered with the next tick's events
+    assert any(isinstance(e, ev.LevelUp) for e in delivered)
     run_until_pick(w)
     w.choose_upgrade(w.choices[0])
     assert w.phase == "upgrade", "the banked pick is offered too"

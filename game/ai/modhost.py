@@ -1,0 +1,39 @@
+"""``ModHost`` for the Lua mod manager: mods act on the live world through the same command rules agents get.
+
+Lua runs on the main thread, so world calls are applied at once with ``MainLoopQueue.apply_now``: the prefab
+whitelist, arena clamping, the per-command spawn cap and a per-mod rate limit all apply, and every call is
+logged with the mod as the producer.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from coreai.commands import Destroy, Move, Spawn
+from coreai.mainloop import MainLoopQueue
+from game.bindings import WorldHandle
+
+
+class GameModHost:
+    def __init__(self, handle: WorldHandle, queue: MainLoopQueue) -> None:
+        self.handle = handle
+        self.queue = queue
+
+    def spawn(self, prefab: str, x: float, y: float, count: int, *, source: str) -> list[int]:
+        ids: list[int] = self.queue.apply_now(Spawn(prefab=prefab, x=x, y=y, count=count, agent=source))
+        return ids
+
+    def move(self, entity_id: int, x: float, y: float, *, source: str) -> bool:
+        return bool(self.queue.apply_now(Move(entity_id=entity_id, x=x, y=y, agent=source)))
+
+    def destroy(self, entity_id: int, *, source: str) -> bool:
+        return bool(self.queue.apply_now(Destroy(entity_id=entity_id, agent=source)))
+
+    def state(self) -> dict[str, Any]:
+        return self.handle.world.game_state()
+
+    def params(self) -> dict[str, tuple[float, float]]:
+        return self.handle.world.params.bounds()
+
+    def set_param(self, name: str, value: float, *, source: str) -> float:
+        return self.handle.world.set_param(name, value)
