@@ -6,6 +6,8 @@ Extension points (all called on the main thread):
 - ``frame_hooks``: ``Callable[[World, float], None]`` run once per frame after the simulation stepped, while
   a run is live and not paused (the upgrade pick included); the AI core's command drain and the Lua mod tick
   go here.
+- ``tick_hooks``: ``Callable[[World, list[Event]], None]`` run after every simulation tick with that tick's
+  events (the director samples telemetry here; mods get their hook calls from it).
 - ``run_start_hooks``: ``Callable[[World], None]`` run when a new World starts (first run and every restart).
 - ``activity_source``: ``Callable[[], str]`` for the HUD's agent-activity line.
 - panels and toasts live on the app (``app.add_panel``, ``app.show_toast``).
@@ -40,6 +42,7 @@ log = logger.bind(feature="game", trace_id=None)
 
 FrameHook = Callable[[World, float], None]
 RunStartHook = Callable[[World], None]
+TickHook = Callable[[World, "list[ev.Event]"], None]
 
 MAX_STEPS_PER_FRAME = 4  # catch up at most this many ticks per frame; beyond that the game slows down
 MAX_FRAME_DT = 0.25
@@ -51,6 +54,7 @@ class ArenaView(AppView):
     def __init__(self, app: GameApp) -> None:
         super().__init__(app)
         self.frame_hooks: list[FrameHook] = []
+        self.tick_hooks: list[TickHook] = []
         self.run_start_hooks: list[RunStartHook] = []
         self.activity_source: Callable[[], str] | None = None
         self.world: World | None = None
@@ -141,6 +145,8 @@ class ArenaView(AppView):
             steps += 1
             self._acc -= DT
             self._on_events(world, events)
+            for hook in list(self.tick_hooks):
+                self._call_hook(hook, world, events)
         if steps == MAX_STEPS_PER_FRAME and self._acc >= DT:
             self._acc = 0.0  # too slow to keep up: drop the backlog instead of spiralling
         if world.phase != "playing":

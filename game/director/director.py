@@ -1,0 +1,387 @@
+"""The AI director: owns telemetry, intensity, pacing and the credit spawner, and applies plans from a source.
+
+Call ``director.on_tick(world)`` once per simulation tick on the main thread (after ``world.step``) and build
+the world with ``spawner=director.spawner``. Decisions are requested every ``DECISION_INTERVAL_S`` s of game
+time and at once on a wave start, a player death or a mode switch. ``source.request`` returns a future;
+the director polls it each tick and keeps running the last plan meanwhile. Latest wins: a scheduled request
+waits while one younger than ``PENDING_MAX_S`` is in flight, an urgent one supersedes it, and a superseded
+reply is never applied. Every reply goes through ``validate.py``; a rejected or failed one is logged,
+counted and recorded, and the previous plan keeps running.
+
+Modes: ``static`` (director off: the static ``WaveSpawner``, intensity still measured), ``rules``, and any
+source registered with ``register_source``. ``set_mode`` / ``cycle_mode`` switch (F6).
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+from typing import Any
+
+from loguru import logger
+
+from coreai.errors import SettingsError, ToolArgumentError
+from game.director.events import EventRegistry
+from game.director.intensity import IntensityTracker
+from game.director.memory import DirectorMemory
+from game.director.pacing import Pacing
+from game.director.panel import HISTORY_HZ, DirectorPanel, IntensityHistory
+from game.director.plan import DirectorKnobs, DirectorPlan
+from game.director.rules import RulesSource
+from game.director.source import DirectorSituation, PlanReply, PlanRequest, PlanSource, ReplyFuture
+from game.director.spawner import CreditSpawner
+from game.director.telemetry import Telemetry
+from game.director.trajectory import DecisionRecord, DecisionStatus, TrajectorySink
+from game.director.validate import ValidatedPlan, parse_reply, validate_plan
+from game.sim.config import DT, TICK_HZ
+from game.sim.spawner import WaveSpawner
+from game.sim.world import World
+
+STATIC = "static"
+DECISION_INTERVAL_S = 10.0
+PENDING_MAX_S = 25.0  # a scheduled request supersedes an in-flight one older than this (game seconds)
+MAX_ANNOUNCEMENTS = 8
+
+
+@dataclass
+class _Pending:
+    req: PlanRequest
+    future: ReplyFuture
+    source: str
+    asked_at: float  # game time
+
+
+class DirectorSpawner:
+    """The world's spawner: routes to the static ``WaveSpawner`` or the ``CreditSpawner`` by mode."""
+
+    def __init__(self, director: Director) -> None:
+        self._director = director
+
+    def on_wave_start(self, world: World, wave: int) -> None:
+        self._director.active_spawner().on_wave_start(world, wave)
+        self._director.request_now()
+
+    def update(self, world: World, dt: float) -> None:
+        self._director.active_spawner().update(world, dt)
+
+
+class Director:
+    def __init__(
+        self,
+        mode: str = "rules",
+        *,
+        seed: int = 0,
+        sources: tuple[PlanSource, ...] = (),
+        memory: DirectorMemory | None = None,
+        trajectory: TrajectorySink | None = None,
+        events: EventRegistry | None = None,
+        decision_interval_s: float = DECISION_INTERVAL_S,
+    ) -> None:
+        self.seed = seed
+        self.telemetry = Telemetry()
+        self.intensity = IntensityTracker()
+        self.pacing = Pacing(seed)
+        self.events = events if events is not None else EventRegistry()
+        self.credit_spawner = CreditSpawner()
+        self.static_spawner = WaveSpawner()
+        self.spawner = DirectorSpawner(self)
+        self.memory = memory if memory is not None else DirectorMemory()
+        self.trajectory = trajectory
+        self.decision_interval_s = decision_interval_s
+        self._sources: dict[str, PlanSource] = {}
+        self.register_source(RulesSource())
+        for s in sources:
+            self.register_source(s)
+        self._log = logger.bind(feature="director", trace_id="-")
+        self._history = IntensityHistory()
+        self._announce: deque[str] = deque(maxlen=MAX_ANNOUNCEMENTS)
+        self._pending: _Pending | None = None
+        self._seq = 0
+        self._urgent = True
+        self._next_at = 0.0
+        self._last_tick = -1
+        self._last_events: list[Any] | None = None  # the events list last folded in (kept: identity check)
+        self._carry: list[Any] = []  # events from a step that did not advance the tick
+        self._spawnable: tuple[str, ...] | None = None
+        if mode not in self.modes():
+            raise SettingsError("director.mode", f"unknown mode '{mode}'; known: {', '.join(self.modes())}")
+        self._mode = mode
+        self.accepted = self.rejected = self.failed = self.superseded = self.event_errors = 0
+        self.last_plan: DirectorPlan | None = None
+        self.last_reason = ""
+        self.last_clamped: tuple[str, ...] = ()
+        self.last_error = ""
+        self.last_announcer = ""
+        self.backend = ""
+        self.latency_s: float | None = None
+        self.trace_id: str | None = None
+
+    # ------------------------------------------------------------------ modes and sources
+    @property
+    def mode(self) -> str:
+        return self._mode
+
+    @property
+    def knobs(self) -> DirectorKnobs:
+        return self.credit_spawner.knobs
+
+    def modes(self) -> tuple[str, ...]:
+        return (STATIC, *self._sources)
+
+    def register_source(self, source: PlanSource) -> None:
+        """Add (or replace) a plan source; its ``name`` becomes a mode."""
+        if not source.name or source.name == STATIC:
+            raise SettingsError("director.source", f"invalid source name {source.name!r}")
+        self._sources[source.name] = source
+
+    def set_mode(self, name: str, world: World | None = None) -> None:
+        """Switch mode (between ticks); with ``world`` the switch is recorded and params follow at once."""
+        if name not in self.modes():
+            raise SettingsError("director.mode", f"unknown mode '{name}'; known: {', '.join(self.modes())}")
+        if name == self._mode:
+            return
+        self._mode = name
+        if self._pending is not None:
+            self._drop_pending("mode switch")
+        self._urgent = True
+        if world is not None:
+            world.set_param("pickup_rate_mult", 1.0 if name == STATIC else self.knobs.pickup_rate)
+            if self.trajectory is not None:
+                self.trajectory.mode(world.tick, name)
+
+    def cycle_mode(self, world: World | None = None) -> str:
+        modes = self.modes()
+        self.set_mode(modes[(modes.index(self._mode) + 1) % len(modes)], world)
+        return self._mode
+
+    def active_spawner(self) -> CreditSpawner | WaveSpawner:
+        return self.static_spawner if self._mode == STATIC else self.credit_spawner
+
+    def request_now(self) -> None:
+        """Ask for a decision on the next tick, superseding any request in flight."""
+        self._urgent = True
+
+    # ------------------------------------------------------------------ the tick
+    def on_tick(self, world: World) -> None:
+        """Fold in what ``world.step`` just produced. A call with no new step since the last one (paused,
+        upgrade screen) does nothing: events are never counted twice, and replies land only on ticks, so
+        a replay applies them at the same point of the run. Events a step delivered without advancing the
+        tick are carried to the next tick."""
+        if world.events is self._last_events:
+            return
+        self._last_events = world.events
+        if world.tick == self._last_tick:
+            self._carry.extend(world.events)
+            return
+        self._last_tick = world.tick
+        events = world.events
+        if self._carry:
+            events, self._carry = [*self._carry, *events], []
+        tel = self.telemetry
+        tel.update(world, events)
+        value = self.intensity.update(
+            events, hp_fraction=tel.hp_fraction, max_hp=tel.max_hp, engaged=tel.engaged, dt=DT
+        )
+        self.credit_spawner.pacing = self.pacing.update(value, DT)
+        if tel.died:
+            self._urgent = True
+        if world.tick % (TICK_HZ // HISTORY_HZ) == 0:
+            self._history.add(world.time, value, self.pacing.state)
+        if self._mode == STATIC:
+            return
+        self._poll(world)
+        if self._urgent or world.time >= self._next_at:
+            self._request(world)
+
+    def situation(self, world: World) -> DirectorSituation:
+        return DirectorSituation(
+            snapshot=self.telemetry.snapshot(world),
+            intensity=round(self.intensity.value, 4),
+            pacing=self.pacing.state,
+            pacing_s=round(self.pacing.time_in_state, 2),
+            knobs=self.knobs,
+            memory=self.memory.notes(),
+            prefabs=list(self.spawnable(world)),
+            events=list(self.events.names()),
+        )
+
+    def spawnable(self, world: World) -> tuple[str, ...]:
+        if self._spawnable is None:
+            reg = world.prefabs
+            self._spawnable = tuple(n for n in reg.names if reg.get(n).behaviour != "boss")
+        return self._spawnable
+
+    def _request(self, world: World) -> None:
+        pending = self._pending
+        if pending is not None:
+            if not self._urgent and world.time - pending.asked_at < PENDING_MAX_S:
+                self._next_at = world.time + self.decision_interval_s
+                return
+            self._drop_pending("a newer request")
+        self._urgent = False
+        self._next_at = world.time + self.decision_interval_s
+        self._seq += 1
+        trace = f"dir-s{self.seed}-{self._seq:04d}"
+        req = PlanRequest(seq=self._seq, trace_id=trace, tick=world.tick, situation=self.situation(world))
+        source = self._sources[self._mode]
+        try:
+            future = source.request(req)
+        except Exception as exc:  # a source must not take the game down
+            self._fail(world, req, source.name, f"request failed: {exc}")
+            return
+        self._pending = _Pending(req, future, source.name, world.time)
+        self._poll(world)
+
+    def _drop_pending(self, why: str) -> None:
+        p = self._pending
+        self._pending = None
+        if p is None:
+            return
+        p.future.cancel()
+        self.superseded += 1
+        self._log.bind(trace_id=p.req.trace_id).info("request {} superseded by {}", p.req.seq, why)
+
+    def _poll(self, world: World) -> None:
+        p = self._pending
+        if p is None or not p.future.done():
+            return
+        try:
+            reply = p.future.result(timeout=0)
+        except Exception as exc:
+            self._pending = None
+            self._fail(world, p.req, p.source, f"{type(exc).__name__}: {exc}")
+            return
+        if not isinstance(reply, PlanReply):
+            self._pending = None
+            self._fail(world, p.req, p.source, f"source returned {type(reply).__name__}, not PlanReply")
+            return
+        self._pending = None
+        self._apply_reply(world, p.req, reply)
+
+    # ------------------------------------------------------------------ validation and application
+    def _apply_reply(self, world: World, req: PlanRequest, reply: PlanReply) -> None:
+        trace = req.trace_id
+        log = self._log.bind(trace_id=trace)
+        self.backend, self.latency_s, self.trace_id = reply.backend, reply.latency_s, trace
+        try:
+            data = parse_reply(reply.raw, reply.plan, trace_id=trace)
+            vp = validate_plan(
+                data,
+                self.knobs,
+                prefabs=self.spawnable(world),
+                events=self.events.names(),
+                event_not_ready=lambda name: self.events.not_ready(name, world),
+                trace_id=trace,
+            )
+        except ToolArgumentError as exc:
+            self.rejected += 1
+            self.last_error = str(exc)
+            log.warning("plan from {} rejected: {}", reply.backend, exc)
+            self._record(world, req, reply, "rejected", error=str(exc))
+            return
+        self.execute(world, vp.commands)
+        self.accepted += 1
+        self.last_plan, self.last_reason, self.last_clamped = vp.plan, vp.plan.reason, vp.clamped
+        log.info("plan {} from {}: {} ({})", req.seq, reply.backend, vp.plan.pressure, vp.plan.reason)
+        self._record(world, req, reply, "accepted", vp=vp)
+
+    def execute(self, world: World, commands: tuple[dict[str, Any], ...] | list[dict[str, Any]]) -> None:
+        """Apply validated commands (from ``validate_plan``) to the spawner, the world and the memory."""
+        for cmd in commands:
+            op = cmd["op"]
+            if op == "set_knobs":
+                knobs = DirectorKnobs.model_validate({k: v for k, v in cmd.items() if k != "op"})
+                self.credit_spawner.knobs = knobs
+                world.set_param("pickup_rate_mult", knobs.pickup_rate)
+            elif op == "burst":
+                self.credit_spawner.burst(world, float(cmd["credits"]))
+            elif op == "event":
+                try:
+                    self.events.fire(cmd["name"], world, self.credit_spawner.placer)
+                except Exception as exc:  # a mod's event handler must not take the game down
+                    self.event_errors += 1
+                    self.last_error = f"event '{cmd['name']}' failed: {exc}"
+                    self._log.error("{}", self.last_error)
+            elif op == "note":
+                self.memory.add(str(cmd["text"]))
+            elif op == "announce":
+                self.last_announcer = str(cmd["text"])
+                self._announce.append(self.last_announcer)
+
+    def _fail(self, world: World, req: PlanRequest, backend: str, error: str) -> None:
+        self.failed += 1
+        self.last_error = error
+        self._log.bind(trace_id=req.trace_id).warning(
+            "plan request {} to {} failed: {}", req.seq, backend, error
+        )
+        self._record(world, req, PlanReply("", None, backend, 0.0, req.trace_id), "failed", error=error)
+
+    def _record(
+        self,
+        world: World,
+        req: PlanRequest,
+        reply: PlanReply,
+        status: DecisionStatus,
+        *,
+        vp: ValidatedPlan | None = None,
+        error: str = "",
+    ) -> None:
+        if self.trajectory is None:
+            return
+        s = req.situation
+        self.trajectory.decision(
+            DecisionRecord(
+                seq=req.seq,
+                trace_id=req.trace_id,
+                backend=reply.backend,
+                status=status,
+                request_tick=req.tick,
+                applied_tick=world.tick,
+                prompt_hash=s.prompt_hash(),
+                snapshot=s.snapshot,
+                intensity=s.intensity,
+                pacing=s.pacing.value,
+                raw=reply.raw,
+                reply_plan=reply.plan,
+                plan=vp.plan.model_dump() if vp else None,
+                clamped=list(vp.clamped) if vp else [],
+                commands=list(vp.commands) if vp else [],
+                error=error,
+                latency_s=round(reply.latency_s, 6),
+            )
+        )
+
+    # ------------------------------------------------------------------ what the UI reads
+    def pop_announcements(self) -> list[str]:
+        """Announcer lines that landed since the last call (for the toast), oldest first."""
+        out = list(self._announce)
+        self._announce.clear()
+        return out
+
+    def panel(self, world: World) -> DirectorPanel:
+        return DirectorPanel(
+            mode=self._mode,
+            modes=self.modes(),
+            backend=self.backend,
+            intensity=self.intensity.value,
+            pacing=self.pacing.state,
+            pacing_s=self.pacing.time_in_state,
+            history=self._history.samples(),
+            knobs=self.knobs,
+            credits=self.credit_spawner.credits,
+            credits_per_s=self.credit_spawner.credits_per_second(world) if self._mode != STATIC else 0.0,
+            last_plan=self.last_plan,
+            last_reason=self.last_reason,
+            last_clamped=self.last_clamped,
+            last_error=self.last_error,
+            latency_s=self.latency_s,
+            trace_id=self.trace_id,
+            accepted=self.accepted,
+            rejected=self.rejected,
+            failed=self.failed,
+            superseded=self.superseded,
+            pending=self._pending is not None,
+            last_announcer=self.last_announcer,
+            memory=tuple(self.memory.notes()),
+            next_decision_in=max(0.0, self._next_at - world.time),
+        )

@@ -1,0 +1,114 @@
+"""Named director events a plan may trigger: the built-in ``boss`` and ``swarm``, plus any the game or a Lua
+mod registers (``registry.register("meteor_shower", handler, cooldown_s=40)``).
+
+A plan naming an event that is not registered is rejected as hallucinated. A registered event that is not
+ready (on cooldown, or its precondition fails, e.g. a boss is already alive) is dropped from the plan with a
+note, and the rest of the plan applies. Cooldowns run on game time, so runs replay exactly. A handler that
+raises is logged and counted by the director; the game keeps running.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from coreai.errors import CommandRejected
+from game.director.spawner import MAX_GROUP, SpawnPlacer
+from game.sim.world import World
+
+EventHandler = Callable[[World, SpawnPlacer], None]
+ReadyCheck = Callable[[World], str | None]  # None when ready, else why not
+EVENT_NAME = re.compile(r"^[a-z][a-z0-9_]{0,31}$")
+SWARM_GROUPS = 2
+
+
+@dataclass(frozen=True)
+class DirectorEvent:
+    name: str
+    handler: EventHandler
+    cooldown_s: float
+    description: str
+    precondition: ReadyCheck | None = None
+
+
+class EventRegistry:
+    def __init__(self, *, builtins: bool = True) -> None:
+        self._events: dict[str, DirectorEvent] = {}
+        self._last_fired: dict[str, float] = {}
+        if builtins:
+            self.register(
+                "boss", spawn_boss, cooldown_s=90.0, description="an elite boss enters", precondition=no_boss
+            )
+            self.register(
+                "swarm", spawn_swarm, cooldown_s=25.0, description="two packs of fast chasers from the flanks"
+            )
+
+    def register(
+        self,
+        name: str,
+        handler: EventHandler,
+        *,
+        cooldown_s: float = 30.0,
+        description: str = "",
+        precondition: ReadyCheck | None = None,
+    ) -> None:
+        """Add (or replace, e.g. on a mod reload) a named event."""
+        if not EVENT_NAME.match(name):
+            raise CommandRejected("register_event", f"event name {name!r} must match {EVENT_NAME.pattern}")
+        if cooldown_s < 0:
+            raise CommandRejected("register_event", f"cooldown of '{name}' must be >= 0")
+        self._events[name] = DirectorEvent(name, handler, float(cooldown_s), description[:120], precondition)
+
+    def unregister(self, name: str) -> bool:
+        self._last_fired.pop(name, None)
+        return self._events.pop(name, None) is not None
+
+    def names(self) -> tuple[str, ...]:
+        return tuple(self._events)
+
+    def describe(self) -> dict[str, str]:
+        return {e.name: e.description for e in self._events.values()}
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._events
+
+    def not_ready(self, name: str, world: World) -> str | None:
+        """None when ``name`` may fire now, else the reason it may not."""
+        ev = self._events.get(name)
+        if ev is None:
+            return f"unknown event '{name}'"
+        last = self._last_fired.get(name)
+        if last is not None and world.time - last < ev.cooldown_s:
+            return f"event '{name}' on cooldown for {ev.cooldown_s - (world.time - last):.1f}s"
+        return ev.precondition(world) if ev.precondition is not None else None
+
+    def fire(self, name: str, world: World, placer: SpawnPlacer) -> None:
+        """Run the event's handler (exceptions propagate to the caller, who logs them)."""
+        ev = self._events.get(name)
+        if ev is None:
+            raise CommandRejected(
+                "director_event", f"unknown event '{name}'; known: {', '.join(self._events)}"
+            )
+        self._last_fired[name] = world.time
+        ev.handler(world, placer)
+
+
+def no_boss(world: World) -> str | None:
+    boss_kinds = [i for i, n in enumerate(world.prefabs.names) if world.prefabs.get(n).behaviour == "boss"]
+    kinds = world.enemies.view("kind")
+    return "a boss is already alive" if any((kinds == k).any() for k in boss_kinds) else None
+
+
+def spawn_boss(world: World, placer: SpawnPlacer) -> None:
+    x, y = placer.position(world)
+    world.spawn_enemy("boss", x, y, source="director")
+
+
+def spawn_swarm(world: World, placer: SpawnPlacer) -> None:
+    prefab = "runner" if world.wave >= world.prefabs.get("runner").first_wave else "grunt"
+    for _ in range(SWARM_GROUPS):
+        angle = placer.side_angle(world.rng)
+        for _ in range(MAX_GROUP):
+            x, y = placer.position(world, angle)
+            world.spawn_enemy(prefab, x, y, source="director")

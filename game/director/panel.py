@@ -1,0 +1,60 @@
+"""What the F10 director panel and the announcer toast read: immutable views built on the main thread."""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+
+from game.director.pacing import PacingState
+from game.director.plan import DirectorKnobs, DirectorPlan
+
+HISTORY_S = 120.0  # the panel's intensity graph spans the last two minutes
+HISTORY_HZ = 4  # samples per second of game time
+
+
+@dataclass(frozen=True)
+class IntensitySample:
+    time: float
+    intensity: float
+    pacing: PacingState
+
+
+@dataclass(frozen=True)
+class DirectorPanel:
+    mode: str
+    modes: tuple[str, ...]
+    backend: str  # the source that produced the last reply ("" before the first)
+    intensity: float
+    pacing: PacingState
+    pacing_s: float
+    history: tuple[IntensitySample, ...]  # oldest first, HISTORY_HZ per second, at most HISTORY_S long
+    knobs: DirectorKnobs
+    credits: float
+    credits_per_s: float
+    last_plan: DirectorPlan | None
+    last_reason: str
+    last_clamped: tuple[str, ...]
+    last_error: str  # the last rejection / failure message ("" if none yet)
+    latency_s: float | None
+    trace_id: str | None
+    accepted: int
+    rejected: int
+    failed: int
+    superseded: int
+    pending: bool  # a request is in flight
+    last_announcer: str
+    memory: tuple[str, ...]
+    next_decision_in: float  # seconds of game time until the next scheduled decision
+
+
+class IntensityHistory:
+    """A fixed-size ring of samples, taken every ``TICK_HZ // HISTORY_HZ`` ticks."""
+
+    def __init__(self) -> None:
+        self._samples: deque[IntensitySample] = deque(maxlen=int(HISTORY_S * HISTORY_HZ))
+
+    def add(self, time: float, intensity: float, pacing: PacingState) -> None:
+        self._samples.append(IntensitySample(round(time, 3), round(intensity, 4), pacing))
+
+    def samples(self) -> tuple[IntensitySample, ...]:
+        return tuple(self._samples)

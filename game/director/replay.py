@@ -1,0 +1,155 @@
+"""Replay a director trajectory without calling any model, and check it reproduces the recorded run.
+
+The run is rebuilt from the header (seed, bot, mode, seconds, respawn, the director's starting memory).
+Every plan source, rules included, is replaced by a ``ReplaySource`` that answers request N with the reply
+recorded for decision N, and only from the tick that reply was applied at (the replayed future is "done"
+from that tick on), so a slow LLM's timing is reproduced exactly. Mode switches happen at their recorded
+ticks. Each request's prompt hash and each decision's commands are compared with the recording; a mismatch,
+or a final summary that differs, raises ``PersistenceError`` naming the first divergence.
+
+Only bot-played runs replay: a human's inputs are not recorded. Runs that used mod events need the same
+events registered (pass ``events=``).
+"""
+
+from __future__ import annotations
+
+from concurrent.futures import Future
+from pathlib import Path
+from typing import Any
+
+from loguru import logger
+
+from coreai.errors import CoreAIError, PersistenceError
+from game.director.director import STATIC, Director
+from game.director.events import EventRegistry
+from game.director.memory import DirectorMemory
+from game.director.source import PlanReply, PlanRequest
+from game.director.trajectory import DecisionRecord, MemoryTrajectory, Trajectory, read_trajectory
+from game.headless import RunSummary, run_headless
+from game.sim.world import World
+
+_log = logger.bind(feature="director", trace_id="-")
+VOLATILE = {"ticks_per_second"}  # wall-clock fields a replay cannot (and need not) reproduce
+
+
+def comparable(summary: RunSummary) -> dict[str, Any]:
+    """A summary without its wall-clock fields: two runs are the same run when these are equal."""
+    return summary.model_dump(exclude=VOLATILE)
+
+
+class _TickFuture:
+    """Done once the world reaches ``tick``; then yields the recorded reply or failure."""
+
+    def __init__(self, world: World, tick: int, inner: Future[PlanReply]) -> None:
+        self._world, self._tick, self._inner = world, tick, inner
+
+    def done(self) -> bool:
+        return self._world.tick >= self._tick
+
+    def result(self, timeout: float | None = None) -> Any:
+        return self._inner.result(timeout=0)
+
+    def cancel(self) -> bool:
+        return True
+
+
+class _Never:
+    """A request the original run superseded before it answered."""
+
+    def done(self) -> bool:
+        return False
+
+    def result(self, timeout: float | None = None) -> Any:
+        raise TimeoutError("superseded request has no reply")
+
+    def cancel(self) -> bool:
+        return True
+
+
+class ReplaySource:
+    def __init__(self, name: str, decisions: dict[int, DecisionRecord], world_ref: list[World]) -> None:
+        self.name = name
+        self._decisions = decisions
+        self._world_ref = world_ref
+        self.divergences: list[str] = []
+
+    def request(self, req: PlanRequest) -> _TickFuture | _Never:
+        rec = self._decisions.get(req.seq)
+        if rec is None:
+            return _Never()
+        got = req.situation.prompt_hash()
+        if got != rec.prompt_hash or req.tick != rec.request_tick:
+            self.divergences.append(
+                f"request {req.seq}: tick {req.tick} hash {got}, "
+                f"recorded tick {rec.request_tick} hash {rec.prompt_hash}"
+            )
+        inner: Future[PlanReply] = Future()
+        if rec.status == "failed":
+            inner.set_exception(CoreAIError(rec.error or "recorded failure", trace_id=rec.trace_id))
+        else:
+            inner.set_result(PlanReply(rec.raw, rec.reply_plan, rec.backend, rec.latency_s, rec.trace_id))
+        return _TickFuture(self._world_ref[0], rec.applied_tick, inner)
+
+
+def replay(path: Path, *, strict: bool = True, events: EventRegistry | None = None) -> RunSummary:
+    """Replay ``path`` and return the replayed summary; ``PersistenceError`` if it diverged (and strict)."""
+    traj = read_trajectory(path)
+    h = traj.header
+    if h.bot is None:
+        raise PersistenceError(
+            str(path), "this run was played by a human; inputs are not recorded, so it cannot replay"
+        )
+    registry = events if events is not None else EventRegistry()
+    missing = sorted(set(h.events) - set(registry.names()))
+    if missing:
+        raise PersistenceError(str(path), f"replay needs the events {missing} registered (mods not loaded?)")
+    world_ref: list[World] = []
+    decisions = {d.seq: d for d in traj.decisions}
+    modes = {m.mode for m in traj.modes} | {h.mode}
+    sources = [ReplaySource(name, decisions, world_ref) for name in sorted(modes - {STATIC})]
+    sink = MemoryTrajectory()
+    director = Director(
+        h.mode, seed=h.seed, sources=tuple(sources), memory=DirectorMemory(list(h.memory)), events=registry
+    )
+    director.trajectory = sink
+    world = World(seed=h.seed, spawner=director.spawner, respawn=h.respawn)
+    world_ref.append(world)
+    switches = {m.tick: m.mode for m in traj.modes}
+
+    def tick(w: World) -> None:
+        director.on_tick(w)
+        if w.tick in switches:
+            director.set_mode(switches[w.tick], w)
+
+    summary = run_headless(h.seed, h.seconds, h.bot, world=world, respawn=h.respawn, on_tick=tick)
+    problems = [d for s in sources for d in s.divergences]
+    problems += _compare(traj, sink)
+    if traj.summary is not None and comparable(traj.summary) != comparable(summary):
+        problems.append(
+            f"summary differs: recorded {comparable(traj.summary)}, replayed {comparable(summary)}"
+        )
+    if problems:
+        msg = f"replay diverged ({len(problems)} differences); first: {problems[0]}"
+        if strict:
+            raise PersistenceError(str(path), msg)
+        _log.warning("{}: {}", path, msg)
+    return summary
+
+
+def _compare(traj: Trajectory, sink: MemoryTrajectory) -> list[str]:
+    out = []
+    if len(sink.decisions) != len(traj.decisions):
+        out.append(f"{len(sink.decisions)} decisions replayed, {len(traj.decisions)} recorded")
+    for rec, got in zip(traj.decisions, sink.decisions, strict=False):
+        if (rec.seq, rec.status, rec.applied_tick, rec.commands) != (
+            got.seq,
+            got.status,
+            got.applied_tick,
+            got.commands,
+        ):
+            out.append(
+                f"decision {rec.seq}: recorded {rec.status}@{rec.applied_tick}, "
+                f"replayed {got.status}@{got.applied_tick}"
+            )
+            break
+    return out

@@ -1,0 +1,115 @@
+"""Headless directed runs for the evaluation, tests and replay: a bot plays, the director (or static
+difficulty) runs, and the run's summary comes back with its flow metrics.
+
+``run_directed(seed, seconds, bot, mode)`` builds ``Director`` + ``World(spawner=director.spawner)`` and
+steps them through ``game.headless.run_headless``; with ``trajectory=True`` it writes
+``saves/trajectories/<run>.jsonl`` that ``replay.replay`` reproduces.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
+
+from game.bot import SkillName
+from game.director.director import STATIC, Director
+from game.director.memory import DirectorMemory
+from game.director.metrics import DirectedMetrics, FlowMeter
+from game.director.source import PlanSource
+from game.director.trajectory import TrajectoryHeader, TrajectoryWriter, new_run_path
+from game.headless import RunSummary, run_headless
+from game.sim.world import World
+
+
+def build(
+    seed: int,
+    mode: str,
+    *,
+    respawn: bool = True,
+    sources: tuple[PlanSource, ...] = (),
+    memory: DirectorMemory | None = None,
+) -> tuple[Director, World]:
+    """A director and its world, wired together (the window game does the same)."""
+    director = Director(mode, seed=seed, sources=sources, memory=memory)
+    world = World(seed=seed, spawner=director.spawner, respawn=respawn)
+    return director, world
+
+
+def attach_trajectory(
+    director: Director,
+    *,
+    seed: int,
+    bot: SkillName | None,
+    seconds: float,
+    respawn: bool,
+    path: Path | None = None,
+) -> TrajectoryWriter:
+    """Start recording ``director``'s decisions (call before the first tick; ``bot=None`` for a human)."""
+    path = path if path is not None else new_run_path(seed, director.mode)
+    header = TrajectoryHeader(
+        run_id=path.stem,
+        seed=seed,
+        bot=bot,
+        mode=director.mode,
+        seconds=seconds,
+        respawn=respawn,
+        memory=director.memory.notes(),
+        events=list(director.events.names()),
+    )
+    writer = TrajectoryWriter(path, header)
+    director.trajectory = writer
+    return writer
+
+
+def run_directed(
+    seed: int,
+    seconds: float,
+    bot: SkillName,
+    mode: str = "rules",
+    *,
+    respawn: bool = True,
+    trajectory: bool | Path = False,
+    sources: tuple[PlanSource, ...] = (),
+    memory: DirectorMemory | None = None,
+    on_tick: Callable[[Director, World], None] | None = None,
+) -> tuple[RunSummary, DirectedMetrics]:
+    director, world = build(seed, mode, respawn=respawn, sources=sources, memory=memory)
+    writer: TrajectoryWriter | None = None
+    if trajectory:
+        path = trajectory if isinstance(trajectory, Path) else None
+        writer = attach_trajectory(director, seed=seed, bot=bot, seconds=seconds, respawn=respawn, path=path)
+    meter = FlowMeter()
+    pressures: Counter[str] = Counter()
+    seen = 0
+
+    def tick(w: World) -> None:
+        nonlocal seen
+        director.on_tick(w)
+        meter.add(
+            director.intensity.value,
+            director.telemetry.hp_fraction,
+            director.pacing.state.value,
+            director.knobs.pressure if director.mode != STATIC else 1.0,
+        )
+        if director.accepted > seen:
+            seen = director.accepted
+            if director.last_plan is not None:
+                pressures[director.last_plan.pressure] += 1
+        if on_tick is not None:
+            on_tick(director, w)
+
+    summary = run_headless(seed, seconds, bot, world=world, respawn=respawn, on_tick=tick)
+    if writer is not None:
+        writer.summary(summary)
+    metrics = meter.result(
+        mode,
+        summary.deaths,
+        accepted=director.accepted,
+        rejected=director.rejected,
+        failed=director.failed,
+        superseded=director.superseded,
+        pressure_counts=dict(pressures),
+        trajectory=str(writer.path) if writer is not None else None,
+    )
+    return summary, metrics

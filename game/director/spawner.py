@@ -1,0 +1,206 @@
+"""The director's spawner: a Risk of Rain 2 style credit budget spent on weighted spawn cards.
+
+Credits per second = base × difficulty coefficient (grows with the wave, the same curve as the static
+``WaveSpawner``) × the pacing state's multiplier (``pacing.CREDIT_MULT``) × the plan's pressure knob × the
+world's ``spawn_rate_mult``. Each group is one card: prefab, cost, weight (the plan's mix knob), first wave.
+Elites cost ``ELITE_COST_MULT`` times the card. Groups hold at most ``MAX_GROUP`` enemies, come at least
+``GROUP_INTERVAL_S`` apart and never push the live count past ``LIVE_CAP``. Variety: the same prefab fills at
+most ``VARIETY_RUN`` groups in a row while another card is affordable, and a card so cheap that a full group
+would barely dent the bank is skipped when a pricier one is affordable. Boss waves bring the boss, as in
+static mode, unless the plans have eased pressure below ``BOSS_MIN_PRESSURE`` (a plan may still call the
+``boss`` event). Positions are just off-screen,
+biased to the player's rear and flanks relative to where they move (or aim, when standing still).
+"""
+
+from __future__ import annotations
+
+import math
+from collections import deque
+from dataclasses import dataclass
+
+import numpy as np
+
+from game.director.pacing import CREDIT_MULT, PacingState
+from game.director.plan import DirectorKnobs
+from game.sim.config import ARENA_H, ARENA_W, BOSS_EVERY, SCREEN_H, SCREEN_W
+from game.sim.world import World
+
+BASE_CREDITS_PER_S = 1.45
+GROWTH_PER_WAVE = 0.45
+ELITE_COST_MULT = 3.0
+LIVE_CAP = 220
+MAX_GROUP = 6
+MIN_GROUP = 2
+GROUP_INTERVAL_S = 0.5
+VARIETY_RUN = 2
+TOO_CHEAP_GROUPS = 2.0  # a card is "too cheap" when the bank holds this many full groups of it
+BANK_MAX_S = 20.0  # the bank never holds more than this many seconds of build-up income
+BOSS_MIN_PRESSURE = 0.6  # a boss wave's boss stays home while the director has eased pressure below this
+SPAWN_MARGIN = 30.0  # keep spawns this far inside the arena walls
+OFFSCREEN_MARGIN = 60.0  # spawn at least this far past the screen edge
+OFFSCREEN_DEPTH = 160.0  # plus up to this much, so a group arrives spread out
+# Where groups come from, relative to the player's heading: rear, left flank, right flank, front.
+SIDE_OFFSETS = (math.pi, math.pi / 2, -math.pi / 2, 0.0)
+SIDE_WEIGHTS = np.array([0.4, 0.25, 0.25, 0.1])
+SIDE_SPREAD = 0.35  # radians of jitter around the chosen side
+
+
+@dataclass(frozen=True)
+class SpawnCard:
+    prefab: str
+    cost: float
+    weight: float
+    first_wave: int
+
+
+class SpawnPlacer:
+    """Tracks the player's heading and picks off-screen points on their rear and flanks."""
+
+    def __init__(self) -> None:
+        self.heading = 0.0
+        self._last: tuple[float, float] | None = None
+
+    def observe(self, world: World) -> None:
+        p = world.player
+        if self._last is not None:
+            dx, dy = p.x - self._last[0], p.y - self._last[1]
+            self.heading = math.atan2(dy, dx) if dx * dx + dy * dy > 0.25 else p.aim_angle
+        self._last = (p.x, p.y)
+
+    def side_angle(self, rng: np.random.Generator) -> float:
+        side = SIDE_OFFSETS[int(rng.choice(len(SIDE_OFFSETS), p=SIDE_WEIGHTS))]
+        return self.heading + side + float(rng.normal(0.0, SIDE_SPREAD))
+
+    def position(self, world: World, angle: float | None = None) -> tuple[float, float]:
+        """A point just past the screen edge in direction ``angle`` (drawn when None), inside the arena."""
+        a = (self.side_angle(world.rng) if angle is None else angle) + float(world.rng.normal(0, 0.2))
+        d = offscreen_distance(a) + float(world.rng.uniform(0.0, OFFSCREEN_DEPTH))
+        p = world.player
+        x = min(ARENA_W - SPAWN_MARGIN, max(SPAWN_MARGIN, p.x + math.cos(a) * d))
+        y = min(ARENA_H - SPAWN_MARGIN, max(SPAWN_MARGIN, p.y + math.sin(a) * d))
+        return x, y
+
+
+def offscreen_distance(angle: float) -> float:
+    """Distance from the player (the view follows them) to just past the screen edge along ``angle``."""
+    c, s = abs(math.cos(angle)), abs(math.sin(angle))
+    half_w, half_h = SCREEN_W / 2, SCREEN_H / 2
+    to_edge = min(half_w / c if c > 1e-9 else math.inf, half_h / s if s > 1e-9 else math.inf)
+    return to_edge + OFFSCREEN_MARGIN
+
+
+class CreditSpawner:
+    """Implements ``game.sim.spawner.Spawner``; the director sets ``knobs`` and ``pacing``."""
+
+    def __init__(self, knobs: DirectorKnobs | None = None, *, live_cap: int = LIVE_CAP) -> None:
+        self.knobs = knobs or DirectorKnobs()
+        self.live_cap = live_cap
+        self.pacing = PacingState.BUILD_UP
+        self.placer = SpawnPlacer()
+        self.credits = 0.0
+        self.recent: deque[str] = deque(maxlen=VARIETY_RUN)
+        self.spawned = 0
+        self._cooldown = 0.0
+        self._next: tuple[SpawnCard, bool, int] | None = None
+
+    # ------------------------------------------------------------------ the Spawner protocol
+    def on_wave_start(self, world: World, wave: int) -> None:
+        self.credits += 4.0 + wave  # an opening group so a wave never starts empty
+        self._next = None
+        if wave % BOSS_EVERY == 0 and self.knobs.pressure >= BOSS_MIN_PRESSURE:
+            x, y = self.placer.position(world)
+            world.spawn_enemy("boss", x, y, source="director")
+
+    def update(self, world: World, dt: float) -> None:
+        self.placer.observe(world)
+        bank_max = self.bank_max(world)
+        if self.credits < bank_max:  # income stops at the cap; a spike's burst may exceed it
+            self.credits = min(self.credits + self.credits_per_second(world) * dt, bank_max)
+        if self._cooldown > 0.0:
+            self._cooldown -= dt
+            return
+        room = self.live_cap - world.enemies.n
+        if room <= 0:
+            return
+        if self._next is None:
+            self._next = self._draw(world)
+            if self._next is None:
+                return
+        card, elite, size = self._next
+        unit = card.cost * (ELITE_COST_MULT if elite else 1.0)
+        if unit * size > max(bank_max, self.credits):  # the knobs changed since the draw: draw again
+            self._next = None
+            return
+        size = min(size, room)
+        if self.credits < unit * size:
+            return
+        angle = self.placer.side_angle(world.rng)
+        for _ in range(size):
+            x, y = self.placer.position(world, angle)
+            world.spawn_enemy(card.prefab, x, y, elite=elite, source="director")
+        self.credits -= unit * size
+        self.spawned += size
+        self.recent.append(card.prefab)
+        self._next = None
+        self._cooldown = GROUP_INTERVAL_S
+
+    # ------------------------------------------------------------------ budget and cards
+    def difficulty(self, world: World) -> float:
+        return 1.0 + GROWTH_PER_WAVE * (max(1, world.wave) - 1)
+
+    def credits_per_second(self, world: World) -> float:
+        return (
+            BASE_CREDITS_PER_S
+            * self.difficulty(world)
+            * CREDIT_MULT[self.pacing]
+            * self.knobs.pressure
+            * world.params.get("spawn_rate_mult")
+        )
+
+    def bank_max(self, world: World) -> float:
+        return max(
+            BANK_MAX_S * BASE_CREDITS_PER_S * self.difficulty(world) * self.knobs.pressure, 4.0 + world.wave
+        )
+
+    def burst(self, world: World, credits: float) -> float:
+        """A spike: grant ``credits`` × difficulty at once (past the bank cap); returns what was granted."""
+        granted = credits * self.difficulty(world)
+        self.credits += granted
+        self._next = None
+        return granted
+
+    def cards(self, world: World) -> list[SpawnCard]:
+        reg = world.prefabs
+        out = []
+        for name in reg.names:
+            pf = reg.get(name)
+            if pf.behaviour == "boss" or pf.first_wave > world.wave:
+                continue
+            out.append(SpawnCard(name, pf.cost, max(0.0, self.knobs.mix.get(name, 1.0)), pf.first_wave))
+        return out
+
+    def _draw(self, world: World) -> tuple[SpawnCard, bool, int] | None:
+        cards = self.cards(world)
+        if not cards:
+            return None
+        cards = self._apply_variety(cards)
+        pricier = [c for c in cards if c.cost * MAX_GROUP * TOO_CHEAP_GROUPS > self.credits]
+        if pricier and any(c.cost <= self.credits for c in pricier):
+            cards = pricier  # too-cheap cards are skipped while a pricier one is affordable
+        weights = np.array([c.weight for c in cards])
+        if weights.sum() <= 0.0:
+            weights = np.ones(len(cards))
+        card = cards[int(world.rng.choice(len(cards), p=weights / weights.sum()))]
+        elite = bool(world.rng.random() < self.knobs.elite_chance)
+        size = int(world.rng.integers(MIN_GROUP, MAX_GROUP + 1))
+        bank = max(self.bank_max(world), self.credits)
+        if elite and card.cost * ELITE_COST_MULT > bank:
+            elite = False
+        unit = card.cost * (ELITE_COST_MULT if elite else 1.0)
+        return card, elite, max(1, min(size, int(bank // unit)))
+
+    def _apply_variety(self, cards: list[SpawnCard]) -> list[SpawnCard]:
+        if len(self.recent) < VARIETY_RUN or len(set(self.recent)) > 1:
+            return cards
+        others = [c for c in cards if c.prefab != self.recent[0] and c.weight > 0]
+        return others or cards

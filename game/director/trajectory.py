@@ -1,0 +1,205 @@
+"""Director trajectories: one JSONL file per run under ``saves/trajectories/<run>.jsonl``.
+
+Line 1 is a ``header`` (seed, bot, mode, seconds, respawn, the memory notes the director started with).
+Then one ``decision`` line per plan that came back (accepted, rejected or failed): the snapshot the source
+saw, intensity and pacing, the prompt hash (hash of the request payload), the raw reply, the validated plan,
+what was clamped, the commands applied, the tick it was requested at and the tick it was applied at. A
+``mode`` line records a mode switch (F6) and its tick. The last line is the run's ``summary``.
+
+Lines are appended and flushed as they happen, so a crash loses at most the line being written; the reader
+skips a torn last line and names any other unreadable line (``CorruptSaveError``, the file is left alone).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal, Protocol
+
+from loguru import logger
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from coreai.errors import CorruptSaveError, PersistenceError
+from coreai.paths import saves_path
+from game.bot import SkillName
+from game.director.telemetry import GameSessionSnapshot
+from game.headless import RunSummary
+
+VERSION = 1
+DecisionStatus = Literal["accepted", "rejected", "failed"]
+_log = logger.bind(feature="director", trace_id="-")
+
+
+class TrajectoryHeader(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    type: Literal["header"] = "header"
+    version: int = VERSION
+    run_id: str
+    seed: int
+    bot: SkillName | None  # None: a human played (such a run cannot replay)
+    mode: str
+    seconds: float
+    respawn: bool = True
+    memory: list[str] = Field(default_factory=list)
+    events: list[str] = Field(default_factory=list, description="named events registered at the start")
+    created: float = Field(default_factory=time.time)
+
+
+class DecisionRecord(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    type: Literal["decision"] = "decision"
+    seq: int
+    trace_id: str
+    backend: str
+    status: DecisionStatus
+    request_tick: int
+    applied_tick: int
+    prompt_hash: str
+    snapshot: GameSessionSnapshot
+    intensity: float
+    pacing: str
+    raw: str = ""
+    reply_plan: dict[str, Any] | None = None  # the plan dict the source parsed, if it did
+    plan: dict[str, Any] | None = None  # the validated plan (None when rejected or failed)
+    clamped: list[str] = Field(default_factory=list)
+    commands: list[dict[str, Any]] = Field(default_factory=list)
+    error: str = ""
+    latency_s: float = 0.0
+
+
+class ModeRecord(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    type: Literal["mode"] = "mode"
+    tick: int
+    mode: str
+
+
+class SummaryRecord(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    type: Literal["summary"] = "summary"
+    summary: RunSummary
+
+
+def new_run_path(seed: int, mode: str) -> Path:
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    safe_mode = "".join(c if c.isalnum() or c in "-_" else "_" for c in mode)[:32]
+    return saves_path("trajectories", f"{stamp}-s{seed}-{safe_mode}-{secrets.token_hex(3)}.jsonl")
+
+
+class TrajectorySink(Protocol):
+    """Where the director records decisions and mode switches (a file, or memory for replay checks)."""
+
+    def decision(self, record: DecisionRecord) -> None: ...
+
+    def mode(self, tick: int, mode: str) -> None: ...
+
+
+class MemoryTrajectory:
+    def __init__(self) -> None:
+        self.decisions: list[DecisionRecord] = []
+        self.modes: list[ModeRecord] = []
+
+    def decision(self, record: DecisionRecord) -> None:
+        self.decisions.append(record)
+
+    def mode(self, tick: int, mode: str) -> None:
+        self.modes.append(ModeRecord(tick=tick, mode=mode))
+
+
+class TrajectoryWriter:
+    """Appends records; a write failure is logged once and disables the writer (the game keeps running)."""
+
+    def __init__(self, path: Path, header: TrajectoryHeader) -> None:
+        self.path = path
+        self.error: str | None = None
+        path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            path.write_text("", encoding="utf-8")
+        except OSError as exc:
+            self._fail(exc)
+        self._append(header)
+
+    def decision(self, record: DecisionRecord) -> None:
+        self._append(record)
+
+    def mode(self, tick: int, mode: str) -> None:
+        self._append(ModeRecord(tick=tick, mode=mode))
+
+    def summary(self, summary: RunSummary) -> None:
+        self._append(SummaryRecord(summary=summary))
+
+    def _append(self, record: BaseModel) -> None:
+        if self.error is not None:
+            return
+        line = record.model_dump_json() + "\n"
+        try:
+            with self.path.open("a", encoding="utf-8") as fh:
+                fh.write(line)
+                fh.flush()
+                os.fsync(fh.fileno())
+        except OSError as exc:
+            self._fail(exc)
+
+    def _fail(self, exc: OSError) -> None:
+        self.error = str(PersistenceError(str(self.path), f"trajectory write failed: {exc}"))
+        _log.error("{}", self.error)
+
+
+@dataclass
+class Trajectory:
+    header: TrajectoryHeader
+    decisions: list[DecisionRecord] = field(default_factory=list)
+    modes: list[ModeRecord] = field(default_factory=list)
+    summary: RunSummary | None = None
+
+
+_RECORDS: dict[str, type[BaseModel]] = {
+    "header": TrajectoryHeader,
+    "decision": DecisionRecord,
+    "mode": ModeRecord,
+    "summary": SummaryRecord,
+}
+
+
+def read_trajectory(path: Path) -> Trajectory:
+    """Parse a trajectory file; raises ``PersistenceError`` (missing) or ``CorruptSaveError`` (bad line)."""
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise PersistenceError(str(path), f"cannot read trajectory: {exc}") from exc
+    records: list[BaseModel] = []
+    for i, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            data = json.loads(line)
+            kind = _RECORDS[data["type"]] if isinstance(data, dict) and data.get("type") in _RECORDS else None
+            if kind is None:
+                raise ValueError(
+                    f"unknown record type {data.get('type') if isinstance(data, dict) else data!r}"
+                )
+            records.append(kind.model_validate(data))
+        except (json.JSONDecodeError, ValueError, ValidationError) as exc:
+            if i == len(lines) and records:
+                _log.warning("{}: skipping torn last line {}", path, i)
+                break
+            raise CorruptSaveError(str(path), f"line {i} is not a valid trajectory record: {exc}") from None
+    if not records or not isinstance(records[0], TrajectoryHeader):
+        raise CorruptSaveError(str(path), "the first line is not a trajectory header")
+    traj = Trajectory(header=records[0])
+    for rec in records[1:]:
+        if isinstance(rec, DecisionRecord):
+            traj.decisions.append(rec)
+        elif isinstance(rec, ModeRecord):
+            traj.modes.append(rec)
+        elif isinstance(rec, SummaryRecord):
+            traj.summary = rec.summary
+    return traj

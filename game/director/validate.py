@@ -1,0 +1,144 @@
+"""The plan pipeline: parse a source's reply, validate it against ``DirectorPlan`` and the live whitelists,
+clamp it to the maximum change per plan, and turn it into the JSON-able commands the director applies.
+
+Every rejection raises ``ToolArgumentError`` (tool ``set_director_plan``) with a message a model can act on:
+malformed JSON, wrong types, values outside the hard bounds, an unknown prefab or event. Clamping never
+rejects; it is listed in ``ValidatedPlan.clamped``. The same function serves the rules policy, the LLM
+sources, the decision suite and replay, so all of them go through the same checks.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Collection
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import ValidationError
+
+from coreai.errors import ToolArgumentError
+from game.director.plan import (
+    ELITE_CHANCE_RANGE,
+    MAX_ELITE_STEP,
+    MAX_MIX_STEP,
+    MAX_PICKUP_STEP,
+    MIX_WEIGHT_RANGE,
+    PICKUP_RATE_RANGE,
+    PRESSURE_FACTOR,
+    PRESSURE_RANGE,
+    SPIKE_BURST_CREDITS,
+    TOOL_NAME,
+    DirectorKnobs,
+    DirectorPlan,
+)
+
+MAX_RAW_CHARS = 4000
+
+
+@dataclass(frozen=True)
+class ValidatedPlan:
+    plan: DirectorPlan  # what the source asked for (valid, before clamping)
+    knobs: DirectorKnobs  # the knobs after this plan, clamped
+    event: str | None  # the event that fires (None: none asked, or dropped as not ready)
+    clamped: tuple[str, ...]  # what was clamped or dropped, and why
+    commands: tuple[dict[str, Any], ...]  # what the director applies, in order (recorded in trajectories)
+
+
+def reject(message: str, trace_id: str | None = None) -> ToolArgumentError:
+    return ToolArgumentError(TOOL_NAME, message, trace_id=trace_id)
+
+
+def parse_reply(raw: str, plan: dict[str, Any] | None, *, trace_id: str | None = None) -> dict[str, Any]:
+    """The plan arguments of a reply: ``plan`` when the source parsed it, else ``raw`` read as JSON."""
+    if plan is not None:
+        if not isinstance(plan, dict):
+            raise reject(f"plan must be a JSON object, got {type(plan).__name__}", trace_id)
+        return plan
+    text = (raw or "").strip()
+    if not text:
+        raise reject("empty reply: no plan", trace_id)
+    if len(text) > MAX_RAW_CHARS:
+        raise reject(f"reply is {len(text)} chars; at most {MAX_RAW_CHARS}", trace_id)
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise reject(f"reply is not JSON ({exc.msg} at char {exc.pos})", trace_id) from None
+    if not isinstance(data, dict):
+        raise reject(f"plan must be a JSON object, got {type(data).__name__}", trace_id)
+    return data
+
+
+def _errors(exc: ValidationError) -> str:
+    parts = []
+    for err in exc.errors()[:4]:
+        where = ".".join(str(p) for p in err["loc"]) or "plan"
+        parts.append(f"{where}: {err['msg']}")
+    return "; ".join(parts)
+
+
+def _step(name: str, current: float, wanted: float, max_step: float, clamped: list[str]) -> float:
+    lo, hi = current - max_step, current + max_step
+    value = min(hi, max(lo, wanted))
+    if value != wanted:
+        clamped.append(f"{name} {wanted:g} -> {value:g} (max change {max_step:g} per plan)")
+    return round(value, 4)
+
+
+def validate_plan(
+    data: Any,
+    current: DirectorKnobs,
+    *,
+    prefabs: Collection[str],
+    events: Collection[str],
+    event_not_ready: Callable[[str], str | None] | None = None,
+    trace_id: str | None = None,
+) -> ValidatedPlan:
+    """Validate and clamp ``data`` (a dict) against ``current`` knobs; raises ``ToolArgumentError``."""
+    if not isinstance(data, dict):
+        raise reject(f"plan must be a JSON object, got {type(data).__name__}", trace_id)
+    try:
+        plan = DirectorPlan.model_validate(data)
+    except ValidationError as exc:
+        raise reject(_errors(exc), trace_id) from None
+    unknown = sorted(set(plan.mix) - set(prefabs))
+    if unknown:
+        raise reject(f"unknown prefab(s) {unknown} in mix; allowed: {', '.join(prefabs)}", trace_id)
+    if plan.event is not None and plan.event not in events:
+        raise reject(f"unknown event '{plan.event}'; allowed: {', '.join(events) or 'none'}", trace_id)
+
+    clamped: list[str] = []
+    lo, hi = PRESSURE_RANGE
+    wanted_pressure = current.pressure * PRESSURE_FACTOR[plan.pressure]
+    pressure = round(min(hi, max(lo, wanted_pressure)), 4)
+    if abs(pressure - wanted_pressure) > 1e-9:
+        clamped.append(f"pressure {wanted_pressure:.3g} -> {pressure:g} (knob range {lo:g}..{hi:g})")
+    mix = dict(current.mix)
+    for name, weight in plan.mix.items():
+        value = _step(f"mix.{name}", current.mix.get(name, 1.0), weight, MAX_MIX_STEP, clamped)
+        mix[name] = min(MIX_WEIGHT_RANGE[1], max(MIX_WEIGHT_RANGE[0], value))
+    elite = current.elite_chance
+    if plan.elite_chance is not None:
+        elite = _step("elite_chance", current.elite_chance, plan.elite_chance, MAX_ELITE_STEP, clamped)
+        elite = min(ELITE_CHANCE_RANGE[1], max(ELITE_CHANCE_RANGE[0], elite))
+    pickup = current.pickup_rate
+    if plan.pickup_rate is not None:
+        pickup = _step("pickup_rate", current.pickup_rate, plan.pickup_rate, MAX_PICKUP_STEP, clamped)
+        pickup = min(PICKUP_RATE_RANGE[1], max(PICKUP_RATE_RANGE[0], pickup))
+    knobs = DirectorKnobs(pressure=pressure, mix=mix, elite_chance=elite, pickup_rate=pickup)
+
+    commands: list[dict[str, Any]] = [{"op": "set_knobs", **knobs.model_dump()}]
+    if plan.pressure == "spike":
+        commands.append({"op": "burst", "credits": SPIKE_BURST_CREDITS})
+    event = plan.event
+    if event is not None and event_not_ready is not None:
+        why = event_not_ready(event)
+        if why is not None:
+            clamped.append(f"event dropped: {why}")
+            event = None
+    if event is not None:
+        commands.append({"op": "event", "name": event})
+    if plan.note:
+        commands.append({"op": "note", "text": plan.note})
+    if plan.announcer:
+        commands.append({"op": "announce", "text": plan.announcer})
+    return ValidatedPlan(plan, knobs, event, tuple(clamped), tuple(commands))

@@ -1,0 +1,95 @@
+"""``python -m game.eval``: the director's evaluation (``make eval`` runs ``all``).
+
+    python -m game.eval decisions [--backend rules] [--scenarios FILE] [--min-accuracy 0.95]
+    python -m game.eval ab [--mode rules] [--seeds 5] [--first-seed 0] [--seconds 180]
+                           [--skills weak,average,strong] [--workers 2]
+    python -m game.eval all          # decisions on the shipped scenarios, then the bot A/B
+
+The report goes to stdout, progress bars to stderr. Exit status 1 when ``--min-accuracy`` is not met, 2 on
+bad arguments or an unreadable scenario file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from coreai.errors import CoreAIError
+from coreai.logging import configure_logging
+from coreai.settings import LogSettings
+from game.eval.ab import SKILLS, format_ab, run_ab
+from game.eval.decisions import backend_names, evaluate, format_report, make_backend
+from game.eval.progress import ProgressBar
+from game.eval.scenarios import SHIPPED_SCENARIOS, load_scenarios
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="python -m game.eval", description="Evaluate the AI director.")
+    sub = p.add_subparsers(dest="command", required=True)
+    d = sub.add_parser("decisions", help="score a backend on labelled decision scenarios")
+    d.add_argument("--backend", default="rules", help=f"one of: {', '.join(backend_names())}")
+    d.add_argument("--scenarios", type=Path, default=SHIPPED_SCENARIOS, help="a scenario JSONL file")
+    d.add_argument("--min-accuracy", type=float, default=None, help="exit 1 below this accuracy (0..1)")
+    d.add_argument("--timeout", type=float, default=60.0, help="seconds to wait for one decision")
+    for name in ("ab", "all"):
+        a = sub.add_parser(name, help="bot A/B, static vs director" if name == "ab" else "decisions + A/B")
+        a.add_argument("--mode", default="rules", help="the director mode to compare with static")
+        a.add_argument("--seeds", type=int, default=5, help="how many seeds")
+        a.add_argument("--first-seed", type=int, default=0, help="seeds run from this one up")
+        a.add_argument("--seconds", type=float, default=180.0)
+        a.add_argument("--skills", default=",".join(SKILLS))
+        a.add_argument("--workers", type=int, default=2)
+    return p
+
+
+def _decisions(backend: str, scenarios: Path, timeout: float, min_accuracy: float | None) -> int:
+    suite = load_scenarios(scenarios)
+    bar = ProgressBar(len(suite), f"decisions[{backend}]")
+    report = evaluate(
+        make_backend(backend), suite, timeout_s=timeout, progress=lambda i, n, name: bar.update(i, name)
+    )
+    bar.close()
+    sys.stdout.write(format_report(report) + "\n")
+    if min_accuracy is not None and report.accuracy < min_accuracy:
+        sys.stdout.write(f"FAIL: accuracy {report.accuracy:.1%} is below {min_accuracy:.1%}\n")
+        return 1
+    return 0
+
+
+def _ab(args: argparse.Namespace) -> int:
+    skills = tuple(s.strip() for s in args.skills.split(",") if s.strip())
+    unknown = [s for s in skills if s not in SKILLS]
+    if unknown:
+        sys.stderr.write(f"unknown skills {unknown}; known: {', '.join(SKILLS)}\n")
+        return 2
+    results = run_ab(
+        seeds=range(args.first_seed, args.first_seed + args.seeds),
+        seconds=args.seconds,
+        skills=skills,
+        mode=args.mode,
+        workers=args.workers,
+    )
+    sys.stdout.write(format_ab(results, args.mode, args.seconds) + "\n")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    try:
+        if args.command == "decisions":
+            return _decisions(args.backend, args.scenarios, args.timeout, args.min_accuracy)
+        if args.command == "ab":
+            return _ab(args)
+        status = _decisions("rules", SHIPPED_SCENARIOS, 60.0, None)
+        sys.stdout.write("\n")
+        return _ab(args) or status
+    except CoreAIError as exc:
+        sys.stderr.write(f"error: {exc}\n")
+        return 2
+
+
+if __name__ == "__main__":
+    # every directed run logs each plan at INFO; on the command line only warnings matter
+    configure_logging(LogSettings(level="WARNING", file=False))
+    raise SystemExit(main())

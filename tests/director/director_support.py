@@ -1,0 +1,72 @@
+"""Helpers shared by the director tests: quiet worlds, scripted plan sources, a tick loop."""
+
+from __future__ import annotations
+
+import json
+from concurrent.futures import Future
+from typing import Any
+
+from game.director.director import Director
+from game.director.source import PlanReply, PlanRequest
+from game.sim.spawner import NullSpawner
+from game.sim.world import World
+
+
+def quiet_world(seed: int = 0) -> World:
+    """A world with no spawner and no wave end: every enemy is placed by the test."""
+    w = World(seed=seed, spawner=NullSpawner())
+    w.wave_time_left = 1e9
+    return w
+
+
+def directed_world(director: Director, seed: int = 0) -> World:
+    w = World(seed=seed, spawner=director.spawner)
+    return w
+
+
+def tick(director: Director, world: World, n: int = 1) -> None:
+    for _ in range(n):
+        world.step()
+        director.on_tick(world)
+
+
+def plan(pressure: str = "hold", **fields: Any) -> dict[str, Any]:
+    return {"pressure": pressure, "reason": f"test {pressure}", **fields}
+
+
+class ScriptedSource:
+    """Answers each request with the next scripted plan (a dict, a raw string, or an exception), at once."""
+
+    def __init__(self, name: str, replies: list[Any]) -> None:
+        self.name = name
+        self.replies = list(replies)
+        self.requests: list[PlanRequest] = []
+
+    def request(self, req: PlanRequest) -> Future[PlanReply]:
+        self.requests.append(req)
+        fut: Future[PlanReply] = Future()
+        item = self.replies.pop(0) if self.replies else plan("hold")
+        if isinstance(item, BaseException):
+            fut.set_exception(item)
+        elif isinstance(item, str):
+            fut.set_result(PlanReply(item, None, self.name, 0.0, req.trace_id))
+        else:
+            fut.set_result(PlanReply(json.dumps(item), item, self.name, 0.0, req.trace_id))
+        return fut
+
+
+class ManualSource:
+    """Hands out futures the test completes itself (a slow backend)."""
+
+    def __init__(self, name: str = "manual") -> None:
+        self.name = name
+        self.pending: list[tuple[PlanRequest, Future[PlanReply]]] = []
+
+    def request(self, req: PlanRequest) -> Future[PlanReply]:
+        fut: Future[PlanReply] = Future()
+        self.pending.append((req, fut))
+        return fut
+
+    def answer(self, index: int, data: dict[str, Any]) -> None:
+        req, fut = self.pending[index]
+        fut.set_result(PlanReply(json.dumps(data), data, self.name, 0.5, req.trace_id))

@@ -1,0 +1,183 @@
+"""The plan pipeline: valid plans apply, big steps are clamped, malformed or hallucinated plans are refused.
+
+(The director-level proof that a refused plan leaves the previous one running is in test_director.py.)
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Any
+
+import jsonschema
+import pytest
+
+from coreai.errors import ToolArgumentError
+from game.director import plan as pl
+from game.director.plan import DirectorKnobs, DirectorPlan, plan_json_schema
+from game.director.validate import ValidatedPlan, parse_reply, validate_plan
+
+PREFABS = ("grunt", "runner", "tank", "spitter")
+EVENTS = ("boss", "swarm")
+
+
+def check(data: Any, knobs: DirectorKnobs | None = None, **kw: Any) -> ValidatedPlan:
+    return validate_plan(data, knobs or DirectorKnobs(), prefabs=PREFABS, events=EVENTS, **kw)
+
+
+def test_a_valid_plan_becomes_knobs_and_commands() -> None:
+    vp = check(
+        {
+            "pressure": "raise",
+            "mix": {"runner": 3.0},
+            "elite_chance": 0.05,
+            "pickup_rate": 0.8,
+            "event": "swarm",
+            "reason": "player coasting",
+            "announcer": "Here they come!",
+            "note": "raised at wave 2",
+        }
+    )
+    assert vp.knobs.pressure == pytest.approx(pl.PRESSURE_FACTOR["raise"])
+    assert vp.knobs.mix["runner"] == 3.0 and vp.knobs.mix["grunt"] == pl.DEFAULT_MIX["grunt"]
+    assert (vp.knobs.elite_chance, vp.knobs.pickup_rate) == (0.05, 0.8)
+    assert vp.clamped == ()
+    ops = [c["op"] for c in vp.commands]
+    assert ops == ["set_knobs", "event", "note", "announce"]
+    assert json.loads(json.dumps(vp.commands)) == list(vp.commands)  # JSON-able for the trajectory
+
+
+def test_spike_adds_a_burst() -> None:
+    vp = check({"pressure": "spike", "reason": "bored"})
+    assert {"op": "burst", "credits": pl.SPIKE_BURST_CREDITS} in vp.commands
+
+
+def test_big_steps_are_clamped_to_the_maximum_change() -> None:
+    cur = DirectorKnobs(elite_chance=0.0, pickup_rate=1.0)
+    vp = check(
+        {"pressure": "hold", "elite_chance": 0.35, "pickup_rate": 3.0, "mix": {"tank": 5.0}, "reason": "x"},
+        cur,
+    )
+    assert vp.knobs.elite_chance == pytest.approx(pl.MAX_ELITE_STEP)
+    assert vp.knobs.pickup_rate == pytest.approx(1.0 + pl.MAX_PICKUP_STEP)
+    assert vp.knobs.mix["tank"] == pytest.approx(pl.DEFAULT_MIX["tank"] + pl.MAX_MIX_STEP)
+    assert len(vp.clamped) == 3 and all("max change" in c for c in vp.clamped)
+
+
+def test_pressure_knob_stays_in_its_range() -> None:
+    top = DirectorKnobs(pressure=pl.PRESSURE_RANGE[1])
+    assert check({"pressure": "raise", "reason": "x"}, top).knobs.pressure == pl.PRESSURE_RANGE[1]
+    bottom = DirectorKnobs(pressure=pl.PRESSURE_RANGE[0])
+    vp = check({"pressure": "ease_off", "reason": "x"}, bottom)
+    assert vp.knobs.pressure == pl.PRESSURE_RANGE[0] and vp.clamped
+
+
+@pytest.mark.parametrize(
+    ("data", "needle"),
+    [
+        ({"pressure": "raise", "mix": {"dragon": 2.0}, "reason": "x"}, "unknown prefab"),
+        # bosses are not mix cards
+        ({"pressure": "raise", "mix": {"boss": 2.0}, "reason": "x"}, "unknown prefab"),
+        ({"pressure": "spike", "event": "nuke_the_arena", "reason": "x"}, "unknown event"),
+        ({"pressure": "max", "reason": "x"}, "pressure"),
+        ({"pressure": "hold", "elite_chance": 0.9, "reason": "x"}, "elite_chance"),
+        ({"pressure": "hold", "pickup_rate": 10, "reason": "x"}, "pickup_rate"),
+        ({"pressure": "hold", "mix": {"grunt": -1.0}, "reason": "x"}, "outside"),
+        ({"pressure": "hold", "mix": {"grunt": 7.0}, "reason": "x"}, "outside"),
+        ({"pressure": "hold", "elite_chance": "high", "reason": "x"}, "elite_chance"),
+        ({"pressure": "hold", "pickup_rate": "1.5", "reason": "x"}, "pickup_rate"),  # strict: no coercion
+        ({"pressure": "hold", "mix": ["grunt"], "reason": "x"}, "mix"),
+        ({"pressure": "hold", "elite_chance": math.nan, "reason": "x"}, "elite_chance"),
+        ({"pressure": "hold", "reason": "x", "spawn_rate": 3}, "spawn_rate"),  # extra keys are refused
+        ({"pressure": "hold"}, "reason"),
+        ({"pressure": "hold", "reason": "line one\nline two"}, "single line"),
+        ({"pressure": "hold", "reason": "x" * (pl.REASON_MAX + 1)}, "reason"),
+        ({"pressure": "hold", "reason": "x", "announcer": "y" * (pl.ANNOUNCER_MAX + 1)}, "announcer"),
+        ([{"pressure": "hold"}], "JSON object"),
+    ],
+)
+def test_malformed_and_hallucinated_plans_are_rejected(data: Any, needle: str) -> None:
+    with pytest.raises(ToolArgumentError) as err:
+        check(data)
+    assert needle in str(err.value)
+    assert err.value.tool == pl.TOOL_NAME
+
+
+@pytest.mark.parametrize(
+    ("raw", "needle"),
+    [
+        ("", "empty"),
+        ("not json at all", "not JSON"),
+        ('{"pressure": "hold",', "not JSON"),
+        ("[1, 2]", "JSON object"),
+        ("x" * 5000, "chars"),
+    ],
+)
+def test_unparsable_replies_are_rejected(raw: str, needle: str) -> None:
+    with pytest.raises(ToolArgumentError, match=needle):
+        parse_reply(raw, None)
+
+
+def test_parsed_plan_wins_over_raw_text() -> None:
+    assert parse_reply("the model rambled", {"pressure": "hold", "reason": "x"})["pressure"] == "hold"
+
+
+def test_an_event_that_is_not_ready_is_dropped_and_the_rest_applies() -> None:
+    vp = check(
+        {"pressure": "spike", "event": "boss", "reason": "x"},
+        event_not_ready=lambda n: "a boss is already alive",
+    )
+    assert vp.event is None
+    assert not any(c["op"] == "event" for c in vp.commands)
+    assert any("a boss is already alive" in c for c in vp.clamped)
+    assert vp.knobs.pressure > 1.0
+
+
+def test_schema_keeps_enums_and_lengths_and_matches_the_model() -> None:
+    schema = plan_json_schema(PREFABS, EVENTS)
+    jsonschema.Draft202012Validator.check_schema(schema)
+    props = schema["properties"]
+    assert set(props) == set(DirectorPlan.model_fields)
+    assert props["pressure"]["enum"] == list(pl.PRESSURES)
+    assert set(props["mix"]["properties"]) == set(PREFABS) and props["mix"]["additionalProperties"] is False
+    assert props["event"]["enum"] == [*EVENTS, None]
+    assert props["reason"]["maxLength"] == pl.REASON_MAX
+    good = {"pressure": "raise", "mix": {"runner": 2.0}, "event": "swarm", "reason": "x"}
+    jsonschema.validate(good, schema)
+    check(good)
+    for bad in (
+        {"pressure": "raise", "mix": {"dragon": 1.0}, "reason": "x"},
+        {"pressure": "nope", "reason": "x"},
+    ):
+        with pytest.raises(jsonschema.ValidationError):
+            jsonschema.validate(bad, schema)
+
+
+def test_the_creator_brief_examples_are_valid_plans() -> None:
+    """prompts/skills/director.md shows the model example plans: they must pass the real validator."""
+    import re
+
+    from coreai.paths import PROMPTS_DIR
+
+    text = (PROMPTS_DIR / "skills" / "director.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```json\n(.*?)```", text, flags=re.DOTALL)
+    assert len(blocks) >= 3
+    for block in blocks:
+        check(json.loads(block))
+    for name, factor in pl.PRESSURE_FACTOR.items():
+        if name in ("ease_off", "raise"):
+            assert f"{name} ×{factor:g}" in text
+    assert f"{pl.PRESSURE_RANGE[0]:g}–{pl.PRESSURE_RANGE[1]:g}" in text
+
+
+def test_schema_becomes_a_llama_cpp_grammar_that_keeps_the_enums() -> None:
+    """llama.cpp ignores numeric bounds but honours enums; the event and pressure enums must survive."""
+    from llama_cpp.llama_grammar import LlamaGrammar, json_schema_to_gbnf
+
+    gbnf = json_schema_to_gbnf(json.dumps(plan_json_schema(PREFABS, EVENTS)))
+    rules = dict(line.split(" ::= ", 1) for line in gbnf.splitlines() if " ::= " in line)
+    assert rules["event"] == '"\\"boss\\"" | "\\"swarm\\"" | "null"'
+    assert rules["pressure"] == " | ".join(f'"\\"{p}\\""' for p in pl.PRESSURES)
+    assert all(rules[f"mix-{p}-kv"].startswith(f'"\\"{p}\\""') for p in PREFABS)  # mix keys are fixed names
+    assert "string" not in rules["mix"]
+    LlamaGrammar.from_string(gbnf, verbose=False)

@@ -1,0 +1,178 @@
+"""The credit spawner: income, spending, elite cost, caps, groups, variety, too-cheap cards, positions."""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections import Counter
+
+import numpy as np
+import pytest
+
+from game.director import spawner as sp_mod
+from game.director.pacing import CREDIT_MULT, PacingState
+from game.director.plan import DirectorKnobs
+from game.director.spawner import CreditSpawner, SpawnCard, offscreen_distance
+from game.sim import events as ev
+from game.sim.config import DT
+from game.sim.player import PlayerInput
+from game.sim.world import World
+
+
+def world_with(spawner: CreditSpawner, wave: int = 1, seed: int = 0) -> World:
+    w = World(seed=seed, spawner=spawner)
+    if wave != 1:
+        w.wave = wave
+    w.wave_time_left = 1e9
+    w.player.iframes = 1e9  # the player must survive whatever spawns
+    return w
+
+
+def spawn_log(w: World, seconds: float, inp: PlayerInput | None = None) -> list[tuple[int, ev.EnemySpawned]]:
+    out = []
+    for _ in range(int(seconds / DT)):
+        w.step(inp or PlayerInput())
+        out += [(w.tick, e) for e in w.events if isinstance(e, ev.EnemySpawned)]
+    return out
+
+
+def test_income_follows_difficulty_pacing_pressure_and_params() -> None:
+    s = CreditSpawner()
+    w = world_with(s)
+    base = s.credits_per_second(w)
+    assert base == pytest.approx(sp_mod.BASE_CREDITS_PER_S)
+    s.knobs = DirectorKnobs(pressure=2.0)
+    assert s.credits_per_second(w) == pytest.approx(2 * base)
+    s.pacing = PacingState.RELAX
+    assert s.credits_per_second(w) == pytest.approx(2 * base * CREDIT_MULT[PacingState.RELAX])
+    w.set_param("spawn_rate_mult", 0.5)
+    w.wave = 3
+    assert s.credits_per_second(w) == pytest.approx(
+        base * 2 * CREDIT_MULT[PacingState.RELAX] * 0.5 * (1 + 2 * sp_mod.GROWTH_PER_WAVE)
+    )
+
+
+def test_credits_spent_match_the_cards_bought() -> None:
+    s = CreditSpawner(DirectorKnobs(pressure=3.0, elite_chance=0.2))
+    w = world_with(s, wave=3)
+    opening = s.credits
+    seconds = 10.0
+    log = spawn_log(w, seconds)
+    cost = {n: w.prefabs.get(n).cost for n in w.prefabs.names}
+    spent = sum(cost[e.prefab] * (sp_mod.ELITE_COST_MULT if e.elite else 1.0) for _, e in log)
+    income = s.credits_per_second(w) * int(seconds / DT) * DT
+    assert len(log) > 5
+    assert s.credits + spent == pytest.approx(opening + income)
+    assert s.spawned == len(log)
+
+
+def test_an_elite_group_costs_the_multiple() -> None:
+    s = CreditSpawner()
+    w = world_with(s, wave=3)
+    tank = w.prefabs.get("tank")
+    s.credits = 40.0  # under the bank cap, so this tick's income is added too
+    s._next = (SpawnCard("tank", tank.cost, 1.0, tank.first_wave), True, 2)
+    before_n = w.enemies.n
+    s.update(w, DT)
+    assert w.enemies.n - before_n == 2
+    assert bool(w.enemies.view("elite")[-2:].all())
+    assert s.credits == pytest.approx(
+        40.0 + s.credits_per_second(w) * DT - 2 * tank.cost * sp_mod.ELITE_COST_MULT
+    )
+
+
+def test_groups_are_small_and_spaced() -> None:
+    s = CreditSpawner(DirectorKnobs(pressure=3.0))
+    w = world_with(s, wave=4)
+    s.burst(w, 30.0)
+    per_tick = Counter(t for t, _ in spawn_log(w, 15.0))
+    assert per_tick and max(per_tick.values()) <= sp_mod.MAX_GROUP
+    ticks = sorted(per_tick)
+    assert min(b - a for a, b in itertools.pairwise(ticks)) * DT >= sp_mod.GROUP_INTERVAL_S - 1e-9
+
+
+def test_live_cap_holds_even_with_a_huge_bank() -> None:
+    s = CreditSpawner(DirectorKnobs(pressure=3.0), live_cap=8)
+    w = world_with(s, wave=3)
+    s.burst(w, 100.0)
+    spawn_log(w, 10.0)
+    assert w.enemies.n == 8
+    assert s.credits > 50  # money was there; the cap stopped it
+
+
+def test_variety_rule_breaks_monotone_hordes() -> None:
+    s = CreditSpawner(
+        DirectorKnobs(pressure=3.0, mix={"grunt": 5.0, "runner": 0.2, "spitter": 0.2, "tank": 0.2})
+    )
+    w = world_with(s, wave=4)
+    groups: list[tuple[int, str]] = []
+    for tick, e in spawn_log(w, 60.0):
+        if not groups or groups[-1][0] != tick:
+            groups.append((tick, e.prefab))
+    names = [n for _, n in groups]
+    longest = max(len(list(g)) for g in _runs(names))
+    assert longest <= sp_mod.VARIETY_RUN
+    assert Counter(names)["grunt"] / len(names) > 0.4  # the mix still shows
+
+
+def _runs(names: list[str]) -> list[list[str]]:
+    out: list[list[str]] = []
+    for n in names:
+        if out and out[-1][0] == n:
+            out[-1].append(n)
+        else:
+            out.append([n])
+    return out
+
+
+def test_too_cheap_cards_are_skipped_when_a_pricier_one_is_affordable() -> None:
+    s = CreditSpawner()
+    w = world_with(s, wave=4)
+    drawn: Counter[str] = Counter()
+    for _ in range(200):
+        # grunt (1) and runner (1.5) are too cheap: the bank holds two full groups of each
+        s.credits = 30.0
+        s.recent.clear()
+        card = s._draw(w)
+        assert card is not None
+        drawn[card[0].prefab] += 1
+    assert set(drawn) <= {"spitter", "tank"} and sum(drawn.values()) == 200
+    s.credits = 3.0  # nothing pricier is affordable: cheap cards are fine
+    assert {s._draw(w)[0].prefab for _ in range(50)} <= {"grunt", "runner", "spitter", "tank"}  # type: ignore[index]
+
+
+def test_positions_are_off_screen_and_favour_rear_and_flanks() -> None:
+    s = CreditSpawner()
+    w = world_with(s)
+    for _ in range(10):  # walk right: the heading is +x
+        w.step(PlayerInput(move_x=1.0, aim_x=w.player.x, aim_y=w.player.y - 100))
+    assert s.placer.heading == pytest.approx(0.0, abs=1e-6)
+    px, py = w.player.x, w.player.y
+    rel = []
+    for _ in range(2000):
+        x, y = s.placer.position(w)
+        a = math.atan2(y - py, x - px)
+        assert math.hypot(x - px, y - py) >= offscreen_distance(a) - 1e-6
+        rel.append(math.remainder(a - s.placer.heading, 2 * math.pi))
+    rel_arr = np.abs(np.array(rel))
+    front = float((rel_arr < math.pi / 4).mean())
+    rear = float((rel_arr > 3 * math.pi / 4).mean())
+    flanks = 1.0 - front - rear
+    assert front < 0.2 and rear > 0.3 and flanks > 0.3
+
+
+def test_heading_follows_aim_when_standing_still() -> None:
+    s = CreditSpawner()
+    w = world_with(s)
+    w.step(PlayerInput(aim_x=w.player.x, aim_y=w.player.y + 100))
+    w.step(PlayerInput(aim_x=w.player.x, aim_y=w.player.y + 100))
+    assert s.placer.heading == pytest.approx(math.pi / 2)
+
+
+def test_boss_wave_brings_the_boss_unless_pressure_was_eased() -> None:
+    for pressure, expect in ((1.0, 1), (sp_mod.BOSS_MIN_PRESSURE - 0.1, 0)):
+        s = CreditSpawner(DirectorKnobs(pressure=pressure))
+        w = world_with(s)
+        w.start_wave(5)
+        bosses = int((w.enemies.view("kind") == w.prefabs.index("boss")).sum())
+        assert bosses == expect
