@@ -14,6 +14,7 @@ source registered with ``register_source``. ``set_mode`` / ``cycle_mode`` switch
 
 from __future__ import annotations
 
+import json
 from collections import deque
 from dataclasses import dataclass
 from typing import Any
@@ -257,6 +258,25 @@ class Director:
             return
         self._pending = None
         self._apply_reply(world, p.req, reply)
+
+    def apply_external(self, world: World, plan: dict[str, Any], source: str = "external") -> dict[str, Any]:
+        """An outside agent (MCP) acts as the director: its plan takes the in-game agent's path: the same
+        validation, clamping, counters and trajectory record. Call on the main thread."""
+        self._seq += 1
+        trace = f"{source}-{self._seq}"
+        req = PlanRequest(seq=self._seq, trace_id=trace, tick=world.tick, situation=self.situation(world))
+        before = self.accepted
+        raw = json.dumps(plan, default=str)[:4000]
+        self._apply_reply(world, req, PlanReply(raw, plan, source, 0.0, trace))
+        if self.accepted == before:
+            return {"ok": False, "error": self.last_error, "trace_id": trace}
+        return {
+            "ok": True,
+            "trace_id": trace,
+            "knobs": self.knobs.model_dump(mode="json"),
+            "clamped": list(self.last_clamped),
+            "mode": self._mode,
+        }
 
     # ------------------------------------------------------------------ validation and application
     def _apply_reply(self, world: World, req: PlanRequest, reply: PlanReply) -> None:

@@ -1,0 +1,142 @@
+"""The director's LLM path: a ``PlanSource`` that asks the Creator role through the coreai orchestrator.
+
+Each request becomes an ``AiTaskRequest`` with cancellation scope ``director`` (latest wins: a newer request
+cancels the older running one), the situation as the request instructions, and only the
+``set_director_plan`` tool (plus ``memory``). The tool checks the plan's shape so the model can correct itself
+within its round trips, and captures what it proposed; the director validates, clamps and applies the
+captured plan on the main thread, counting a rejection and keeping the previous plan. The model never
+touches the game directly.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Collection
+from concurrent.futures import Future
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from coreai.errors import CoreAIError
+from coreai.paths import PROMPTS_DIR
+from coreai.requests import AiTaskRequest
+from coreai.runtime import CoreAiRuntime
+from coreai.tools.base import Tool, ToolContext
+from game.director.plan import TOOL_NAME, DirectorPlan, plan_json_schema
+from game.director.source import PlanReply, PlanRequest
+
+SCOPE = "director"
+
+
+def _brief() -> str:
+    try:
+        return (PROMPTS_DIR / "skills" / "director.md").read_text(encoding="utf-8")
+    except OSError:
+        return ""
+
+
+class PlanCapture:
+    """Plans the tool received, per trace id (worker threads write, the reply future reads)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._plans: dict[str, dict[str, Any]] = {}
+
+    def put(self, trace_id: str, plan: dict[str, Any]) -> None:
+        with self._lock:
+            self._plans[trace_id] = plan
+
+    def pop(self, trace_id: str) -> dict[str, Any] | None:
+        with self._lock:
+            return self._plans.pop(trace_id, None)
+
+
+def plan_tool(prefabs: Collection[str], events: Collection[str], capture: PlanCapture) -> Tool:
+    schema = plan_json_schema(prefabs, events)
+
+    class PlanArgs(BaseModel):
+        """Lenient on purpose: a plan the director would reject still reaches it, to be counted."""
+
+        model_config = ConfigDict(extra="allow")
+
+        @classmethod
+        def model_json_schema(cls, *args: Any, **kwargs: Any) -> dict[str, Any]:
+            return json.loads(json.dumps(schema))
+
+    def invoke(args: BaseModel, ctx: ToolContext) -> dict[str, Any]:
+        plan = dict(args.model_extra or {})
+        capture.put(ctx.trace_id, plan)
+        try:
+            DirectorPlan.model_validate(plan)
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            where = ".".join(str(p) for p in first["loc"]) or "plan"
+            raise ValueError(f"plan rejected: {where}: {first['msg']}") from None
+        return {"received": True, "note": "the director validates and applies it on the next tick"}
+
+    return Tool(
+        name=TOOL_NAME,
+        description=(
+            "Submit your decision for the next ~10 seconds of play. pressure: ease_off | hold | raise | spike. "
+            "Optional: mix (prefab -> weight 0..5), elite_chance (0..0.35), pickup_rate (0.25..3), event, "
+            "note (a line for your memory). Always give a one-line reason and a short announcer line."
+        ),
+        args_model=PlanArgs,
+        invoke=invoke,
+        mutating=True,
+    )
+
+
+class AgentPlanSource:
+    """A director mode backed by one LLM backend (``local``, ``openai`` or the scripted ``stub``)."""
+
+    def __init__(self, runtime: CoreAiRuntime, backend: str, capture: PlanCapture) -> None:
+        self.runtime = runtime
+        self.backend = backend
+        self.name = backend
+        self.capture = capture
+        self._brief = _brief()
+
+    def request(self, req: PlanRequest) -> Future[PlanReply]:
+        future: Future[PlanReply] = Future()
+        started = time.perf_counter()
+        try:
+            self.runtime.router.set_backend("Creator", self.backend)
+            handle = self.runtime.submit(
+                AiTaskRequest(
+                    role="Creator",
+                    hint="Decide the next director plan and submit it with set_director_plan.",
+                    priority=5,
+                    cancellation_scope=SCOPE,
+                    trace_id=req.trace_id,
+                    allowed_tools=[TOOL_NAME, "memory"],
+                    instructions=self._brief + "\n\nSituation (JSON):\n" + req.situation.model_dump_json(),
+                )
+            )
+        except CoreAIError as exc:
+            future.set_exception(exc)
+            return future
+
+        def done(h: Any) -> None:
+            if future.cancelled():
+                return
+            try:
+                result = h.result(0)
+            except BaseException as exc:  # cancelled or failed: the director counts it, keeps its plan
+                future.set_exception(exc)
+                return
+            plan = self.capture.pop(req.trace_id)
+            raw = json.dumps(plan) if plan is not None else result.content
+            future.set_result(PlanReply(raw, plan, result.backend, time.perf_counter() - started, req.trace_id))
+
+        handle.add_done_callback(done)
+        original_cancel = future.cancel
+
+        def cancel() -> bool:
+            handle.cancel()
+            return original_cancel()
+
+        future.cancel = cancel  # type: ignore[method-assign]
+        return future

@@ -1,0 +1,134 @@
+"""Agents and Lua: the ``execute_lua`` tool and the Programmer's self-heal loop, both marshalled to the main
+thread (the mod manager, like all Lua, runs only there).
+
+``MainThreadLuaRunner`` is what worker threads use: each ``execute`` posts a ``CallOnMain`` command and waits
+for the frame's drain. ``ProgrammerRunner`` plugs ``run_programmer_task`` into a ``QueuedOrchestrator``, so
+Programmer tasks get the same priorities, latest-wins cancellation and events as every other agent task.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from coreai.commands import CallOnMain
+from coreai.errors import TaskCancelled
+from coreai.llm.types import LlmClient, Usage
+from coreai.lua import ExecResult, LuaExecutionEvent, ModManager, ProgrammerSettings, run_programmer_task
+from coreai.mainloop import MainLoopQueue
+from coreai.prompts import PromptLibrary
+from coreai.requests import AgentResult, AiTaskRequest, new_trace_id
+from coreai.tools.base import Tool, ToolContext
+
+LUA_TIMEOUT_S = 10.0
+
+
+class MainThreadLuaRunner:
+    """A ``LuaRunner`` for worker threads: every call runs on the game's main thread through the queue."""
+
+    def __init__(self, queue: MainLoopQueue, mods: ModManager, timeout_s: float = LUA_TIMEOUT_S) -> None:
+        self.queue = queue
+        self.mods = mods
+        self.timeout_s = timeout_s
+
+    def execute(self, code: str, mod: str = "console", *, trace_id: str | None = None) -> ExecResult:
+        result: ExecResult = self.queue.call(
+            CallOnMain(fn=lambda: self.mods.execute(code, mod, trace_id=trace_id), label="lua", trace_id=trace_id),
+            timeout=self.timeout_s,
+        )
+        return result
+
+    def save_script_version(self, name: str, code: str, note: str = "") -> int:
+        version: int = self.queue.call(
+            CallOnMain(fn=lambda: self.mods.save_script_version(name, code, note), label="lua-version"),
+            timeout=self.timeout_s,
+        )
+        return version
+
+
+class ExecuteLuaArgs(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    code: str = Field(min_length=1, max_length=20_000, description="Lua 5.4 source using Mod API v1")
+    sandbox: str = Field(
+        "agent", pattern=r"^[a-z][a-z0-9_]{0,31}$", description="console sandbox name (state persists per name)"
+    )
+
+
+def execute_lua_tool(runner: MainThreadLuaRunner) -> Tool:
+    def invoke(args: ExecuteLuaArgs, ctx: ToolContext) -> dict[str, Any]:
+        result = runner.execute(args.code, args.sandbox, trace_id=ctx.trace_id)
+        data: dict[str, Any] = result.model_dump(mode="json")
+        if not result.ok:
+            raise RuntimeError(result.error or "lua failed")
+        return data
+
+    return Tool(
+        name="execute_lua",
+        description=(
+            "Run Lua 5.4 in the game's sandbox (Mod API v1: coreai_world_spawn/move/destroy, game.state(), "
+            "game.set(param, value), report(msg), after/every timers). Returns the printed output, reports and "
+            "the returned value; a Lua error comes back with its line. Example: "
+            '{"code": "local p = game.state().player; return coreai_world_spawn(\'grunt\', p.x + 200, p.y)"}'
+        ),
+        args_model=ExecuteLuaArgs,
+        invoke=invoke,
+        mutating=True,
+    )
+
+
+class ProgrammerRunner:
+    """``TaskRunner`` for the Programmer role: the write → run → repair loop (``run_programmer_task``)."""
+
+    def __init__(
+        self,
+        llm: LlmClient,
+        lua: MainThreadLuaRunner,
+        prompts: PromptLibrary,
+        settings: ProgrammerSettings | None = None,
+        subscribers: tuple[Callable[[LuaExecutionEvent], None], ...] = (),
+    ) -> None:
+        self.llm = llm
+        self.lua = lua
+        self.prompts = prompts
+        self.settings = settings or ProgrammerSettings()
+        self.subscribers = subscribers
+
+    def system_prompt(self) -> str:
+        # the role prompt carries a compact Mod API summary; the full reference (prompts/skills/lua_modding.md)
+        # would not fit a small local model's context
+        return "\n\n".join(p for p in (self.prompts.universal(), self.prompts.role("Programmer")) if p)
+
+    def run(self, request: AiTaskRequest, cancel: threading.Event) -> AgentResult:
+        trace = request.trace_id or new_trace_id()
+        started = time.perf_counter()
+        if cancel.is_set():
+            raise TaskCancelled("cancelled before it started", scope=request.cancellation_scope, trace_id=trace)
+        outcome = run_programmer_task(
+            request.hint,
+            llm=self.llm,
+            runner=self.lua,
+            system_prompt=self.system_prompt(),
+            subscribers=self.subscribers,
+            settings=self.settings,
+            trace_id=trace,
+        )
+        if outcome.ok and outcome.result is not None:
+            content = f"ok after {outcome.attempts} attempt(s): {outcome.result.text()}"
+        else:
+            content = f"gave up after {outcome.attempts} attempt(s): {outcome.error}"
+        return AgentResult(
+            trace_id=trace,
+            role="Programmer",
+            content=content,
+            stop_reason="answered" if outcome.ok else "tool_errors",
+            tool_calls=(),
+            backend=getattr(self.llm, "name", "?"),
+            rounds=outcome.attempts,
+            usage=Usage(),
+            duration_s=time.perf_counter() - started,
+        )

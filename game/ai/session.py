@@ -1,0 +1,275 @@
+"""``AiSession``: the composition root that joins a running game to the AI core.
+
+It builds, from the settings file: the LLM backends and per-role routing, the ``CoreAiRuntime`` (task queue,
+orchestrator, main-loop command queue), the Lua mod manager (with the game as its ``ModHost``), the Programmer
+loop, the director with one plan source per chat backend, and (with ``--mcp``) the MCP server. The game calls
+four things, all on its main thread: ``world_factory(seed)``, ``on_run_start(world)``, ``on_tick(world,
+events)`` after every simulation tick and ``on_frame(world, dt)`` once per frame.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import deque
+from collections.abc import Callable
+from typing import Any
+
+from loguru import logger
+
+from coreai.errors import CoreAIError, SettingsError
+from coreai.logging import configure_logging
+from coreai.lua import LuaExecutionEvent, LuaExecutionFailed, LuaExecutionSucceeded, ModManager
+from coreai.mcp import McpServerThread, McpServices, McpSettings, SkillLibrary
+from coreai.paths import saves_path
+from coreai.prompts import PromptLibrary
+from coreai.requests import AgentResult, AiTaskRequest
+from coreai.runtime import CoreAiRuntime
+from coreai.settings import Settings, load_settings
+from coreai.taskqueue import QueuedOrchestrator, TaskHandle
+from game.ai.backends import BackendSetup, build_backends
+from game.ai.director_agent import AgentPlanSource, PlanCapture, plan_tool
+from game.ai.lua_bridge import MainThreadLuaRunner, ProgrammerRunner, execute_lua_tool
+from game.ai.mod_events import dispatch_events
+from game.ai.mod_services import ModServices
+from game.ai.modhost import GameModHost
+from game.bindings import GameWorldExecutor, WorldHandle
+from game.director.director import Director
+from game.director.memory import DirectorMemory
+from game.director.plan import plan_json_schema
+from game.director.runner import attach_trajectory
+from game.director.trajectory import TrajectoryWriter
+from game.options import LaunchOptions
+from game.sim import events as ev
+from game.sim.prefabs import PrefabRegistry
+from game.sim.world import World
+
+log = logger.bind(feature="game", trace_id="session")
+Notice = tuple[str, str]  # (kind, text): kind is info / warn / good
+
+
+class AiSession:
+    def __init__(
+        self,
+        options: LaunchOptions,
+        *,
+        settings: Settings | None = None,
+        setup: BackendSetup | None = None,
+        configure_logs: bool = True,
+    ) -> None:
+        self.options = options
+        self.notices: deque[Notice] = deque(maxlen=64)
+        self._notice_lock = threading.Lock()
+        self.settings = settings if settings is not None else self._load_settings()
+        if configure_logs:
+            configure_logging(self.settings.logging, log_dir=saves_path("logs", "x").parent)
+        self.backends = setup if setup is not None else build_backends(self.settings)
+        self.runtime = CoreAiRuntime(self.settings, backends=self.backends.registry)
+        for role, backend in self.backends.routes.items():
+            self.runtime.router.set_backend(role, backend)
+        self.handle = WorldHandle(world=None)  # type: ignore[arg-type]  # set by on_run_start
+        executor = GameWorldExecutor(self.handle)
+        self.runtime.bindings.register_world(executor)
+        self.runtime.bindings.register_state(executor)
+        # Lua
+        self.mods = ModManager(GameModHost(self.handle, self.runtime.mainloop))
+        self.lua = MainThreadLuaRunner(self.runtime.mainloop, self.mods)
+        self.runtime.orchestrator.add_tool(execute_lua_tool(self.lua), roles=("Programmer", "Chat"))
+        self.programmer = QueuedOrchestrator(
+            ProgrammerRunner(self.runtime.llm, self.lua, PromptLibrary(), subscribers=(self._on_lua_event,)),
+            max_concurrent=1,
+            events=self.runtime.events,
+        )
+        self._mods_loaded = False
+        # director: static, rules, and one mode per chat backend
+        prefabs = PrefabRegistry.load()
+        self.capture = PlanCapture()
+        self.plan_sources = tuple(AgentPlanSource(self.runtime, n, self.capture) for n in self.backends.registry)
+        self.director = Director("rules", sources=self.plan_sources, memory=DirectorMemory.persistent())
+        self.runtime.orchestrator.add_tool(
+            plan_tool(self._spawnable(prefabs), self.director.events.names(), self.capture), roles=("Creator",)
+        )
+        self.prefabs = prefabs
+        self.trajectory: TrajectoryWriter | None = None
+        self.mcp: McpServerThread | None = None
+        self.screenshot: Callable[[int], bytes] | None = None  # set by the window
+        if options.mcp:
+            self.start_mcp()
+
+    # ------------------------------------------------------------------ construction helpers
+    def _load_settings(self) -> Settings:
+        try:
+            return load_settings()
+        except SettingsError as exc:
+            self.notify("warn", f"settings: {exc}; using defaults")
+            log.error("settings file rejected: {}", exc)
+            return Settings()
+
+    @staticmethod
+    def _spawnable(prefabs: PrefabRegistry) -> list[str]:
+        return [n for n in prefabs.names if prefabs.get(n).behaviour != "boss"]
+
+    def notify(self, kind: str, text: str) -> None:
+        with self._notice_lock:
+            self.notices.append((kind, text))
+
+    def pop_notices(self) -> list[Notice]:
+        with self._notice_lock:
+            out = list(self.notices)
+            self.notices.clear()
+        return out
+
+    # ------------------------------------------------------------------ the game's calls (main thread)
+    def world_factory(self, seed: int) -> World:
+        """A new run gets a new director (fresh telemetry and pacing) in the current mode."""
+        mode = self.director.mode
+        self.director = Director(mode, seed=seed, sources=self.plan_sources, memory=self.director.memory)
+        return World(seed=seed, spawner=self.director.spawner)
+
+    def on_run_start(self, world: World) -> None:
+        self.handle.world = world
+        self.trajectory = attach_trajectory(
+            self.director, seed=world.seed, bot=self.options.bot, seconds=self.options.seconds or 0.0,
+            respawn=world.respawn,
+        )
+        if not self._mods_loaded:
+            self._mods_loaded = True
+            for status in self.mods.load_all():
+                if status.last_error:
+                    self.notify("warn", f"mod {status.name}: {status.last_error}")
+
+    def on_tick(self, world: World, events: list[ev.Event]) -> None:
+        self.director.on_tick(world)
+        if self._mods_loaded:
+            dispatch_events(self.mods, events)
+
+    def on_frame(self, world: World, dt: float) -> None:
+        self.runtime.drain()
+        if self._mods_loaded:
+            self.mods.tick(dt)
+            for notice in self.mods.drain_notices():
+                kind = "warn" if notice.kind in ("revert", "quarantine", "load_failed") else "info"
+                self.notify(kind, f"[{notice.mod}] {notice.text}")
+        for line in self.director.pop_announcements():
+            self.notify("good", line)
+
+    def set_paused(self, paused: bool) -> None:
+        self.runtime.mainloop.set_paused(paused)
+
+    def run_over(self, summary: Any) -> None:
+        if self.trajectory is not None:
+            self.trajectory.summary(summary)
+            self.trajectory = None
+
+    # ------------------------------------------------------------------ player-facing actions
+    def cycle_director(self) -> str:
+        world = self.handle.world
+        mode = self.director.cycle_mode(world)
+        self.notify("info", f"director: {mode}")
+        return mode
+
+    def ask(self, role: str, text: str, on_done: Callable[[str], None] | None = None) -> TaskHandle:
+        handle = self.runtime.submit(AiTaskRequest(role=role, hint=text, cancellation_scope=f"ask:{role}"))
+        self._report_when_done(handle, role, on_done)
+        return handle
+
+    def programmer_task(self, task: str, on_done: Callable[[str], None] | None = None) -> TaskHandle:
+        handle = self.programmer.submit(
+            AiTaskRequest(role="Programmer", hint=task, cancellation_scope="programmer")
+        )
+        self._report_when_done(handle, "Programmer", on_done)
+        return handle
+
+    def _report_when_done(self, handle: TaskHandle, role: str, on_done: Callable[[str], None] | None) -> None:
+        def done(h: TaskHandle) -> None:
+            try:
+                result: AgentResult = h.result(0)
+                text = f"{role}: {result.content}"
+            except CoreAIError as exc:
+                text = f"{role} failed: {exc}"
+            if on_done is not None:
+                on_done(text)
+            else:
+                self.notify("info", text[:160])
+
+        handle.add_done_callback(done)
+
+    def _on_lua_event(self, event: LuaExecutionEvent) -> None:
+        if isinstance(event, LuaExecutionSucceeded):
+            self.notify("good", f"Programmer: script ran on attempt {event.attempt} [trace {event.trace_id}]")
+        elif isinstance(event, LuaExecutionFailed):
+            more = "repairing" if event.will_retry else "giving up"
+            self.notify("warn", f"Programmer attempt {event.attempt} failed ({event.error[:80]}); {more}")
+
+    def switch_backend(self, role: str, name: str) -> str:
+        """Console ``/backend <role> <name>``: probe first, switch only if it answers."""
+        from coreai.llm.health import probe_backend
+
+        llm = self.settings.llm
+        if name not in self.backends.registry:
+            return f"backend '{name}' is not available ({self.backends.reasons.get(name, 'not configured')})"
+        if name in ("local", "openai"):
+            report = probe_backend(name, llm.local, llm.openai)
+            if not report.ok:
+                return f"{name} failed its health probe: {report.detail}; {role} stays on " + (
+                    self.runtime.router.backend_for(role)
+                )
+        self.runtime.router.set_backend(role, name)
+        return f"{role} now uses {name}"
+
+    # ------------------------------------------------------------------ MCP
+    def director_state(self) -> dict[str, Any]:
+        world = self.handle.world
+        if world is None:
+            return {"mode": self.director.mode}
+        panel = self.director.panel(world)
+        return {
+            "mode": panel.mode, "modes": list(panel.modes), "intensity": panel.intensity,
+            "pacing": panel.pacing.value, "knobs": panel.knobs.model_dump(mode="json"),
+            "last_plan": panel.last_plan.model_dump(mode="json") if panel.last_plan else None,
+            "last_reason": panel.last_reason, "accepted": panel.accepted, "rejected": panel.rejected,
+            "failed": panel.failed, "backend": panel.backend, "trace_id": panel.trace_id,
+        }
+
+    def set_director_plan(self, plan: dict[str, Any]) -> dict[str, Any]:
+        """An external agent acts as the director: same validation as the in-game agent's plans."""
+        world = self.handle.world
+        if world is None:
+            raise CoreAIError("no run is in progress")
+        return self.director.apply_external(world, plan, source="mcp")
+
+    def start_mcp(self) -> None:
+        mods = ModServices(self.mods)
+        services = McpServices(
+            execute_lua=mods.execute_lua,
+            manage_mods=mods.manage_mods,
+            get_mod_logs=mods.get_mod_logs,
+            read_skill=SkillLibrary(),
+            world_commands=True,
+            screenshot=lambda res: self._screenshot(res),
+            get_director_state=self.director_state,
+            set_director_plan=self.set_director_plan,
+            director_plan_schema=plan_json_schema(self._spawnable(self.prefabs), self.director.events.names()),
+        )
+        self.mcp = McpServerThread(McpSettings(enabled=True, port=self.options.mcp_port), services, self.runtime.mainloop)
+        self.mcp.start()
+
+    def _screenshot(self, max_resolution: int) -> bytes:
+        from coreai.errors import McpError
+
+        if self.screenshot is None:
+            raise McpError("no window: the game runs headless, so there is no frame to capture")
+        return self.screenshot(max_resolution)
+
+    def close(self) -> None:
+        if self.mcp is not None:
+            self.mcp.stop()
+        self.programmer.shutdown(wait=False)
+        self.runtime.close(wait=False)
+        self.mods.close()
+        for client in self.backends.registry.values():
+            close = getattr(client, "close", None)
+            if callable(close):
+                try:
+                    close()
+                except Exception as exc:  # closing must never block shutdown
+                    log.warning("closing backend {} failed: {}", getattr(client, "name", "?"), exc)
