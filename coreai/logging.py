@@ -34,8 +34,11 @@ _features: frozenset[str] = frozenset(ALL_FEATURES)
 
 def _filter(record: Any) -> bool:
     extra = record["extra"]
-    feature = extra.setdefault("feature", "-")
-    extra.setdefault("trace_id", "-")
+    if extra.get("feature") is None:
+        extra["feature"] = "-"
+    if extra.get("trace_id") is None:  # bound as None by code that has no task yet
+        extra["trace_id"] = "-"
+    feature = extra["feature"]
     return feature == "-" or feature in _features
 
 

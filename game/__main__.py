@@ -1,4 +1,4 @@
-"""``python -m game`` / ``arena``: play in a window, or run headless with a bot and print a JSON summary."""
+"""``python -m game`` / ``arena``: play in a window, run headless with a bot, or replay a director trajectory."""
 
 from __future__ import annotations
 
@@ -7,28 +7,68 @@ import time
 
 from loguru import logger
 
+from game.headless import RunSummary
 from game.options import LaunchOptions, parse_args
 
-log = logger.bind(feature="game")
+log = logger.bind(feature="game", trace_id="main")
+
+
+def run_headless_cli(options: LaunchOptions, seed: int) -> RunSummary:
+    """Headless: the deterministic director modes run directly; an LLM mode or MCP needs the AI session."""
+    seconds = options.seconds or 60.0
+    bot = options.bot or "average"
+    if options.director in ("static", "rules") and not options.mcp:
+        from game.director.runner import run_directed
+
+        summary, _ = run_directed(seed, seconds, bot, options.director, respawn=False, trajectory=True)
+        return summary
+    from game.ai.session import AiSession
+    from game.headless import run_headless
+    from game.sim.config import DT
+
+    session = AiSession(options)
+    try:
+        world = session.world_factory(seed)
+        session.on_run_start(world)
+
+        def tick(w: object) -> None:
+            session.on_tick(world, world.events)
+            session.on_frame(world, DT)
+
+        summary = run_headless(seed, seconds, bot, world=world, on_tick=tick)
+        session.run_over(summary)
+        return summary
+    finally:
+        session.close()
 
 
 def run(options: LaunchOptions) -> int:
+    if options.replay is not None:
+        from game.director.replay import replay
+
+        summary = replay(options.replay)
+        sys.stdout.write(summary.model_dump_json() + "\n")
+        return 0
     seed = options.seed if options.seed is not None else int(time.time()) % 1_000_000
     options = options.model_copy(update={"seed": seed})
     if options.headless:
-        from game.headless import run_headless
-
         from game.saves import SaveStore
 
-        summary = run_headless(seed=seed, seconds=options.seconds or 60.0, bot=options.bot or "average")
+        summary = run_headless_cli(options, seed)
         store = SaveStore()
         for warning in store.warnings:
             log.warning(warning)
         store.record_run(summary)
     else:
+        from game.ai.session import AiSession
+        from game.ai.wiring import attach
         from game.app import run_window
 
-        maybe = run_window(options)  # the window records every run it finishes
+        session = AiSession(options)
+        try:
+            maybe = run_window(options, on_ready=lambda app: attach(app, session))  # records its own runs
+        finally:
+            session.close()
         if maybe is None:
             return 0
         summary = maybe

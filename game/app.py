@@ -96,6 +96,7 @@ class GameApp:
         self._screenshot_requested = False
         self.show_fps = True  # F3: the HUD's FPS / enemy-count line
         self._store: SaveStore | None = None
+        self.record_hooks: list[Callable[[RunSummary], None]] = []  # told of every finished run
         self._bind_hotkeys()
 
     # ------------------------------------------------------------------ public API for other parts
@@ -225,6 +226,11 @@ class GameApp:
 
     def _record(self, summary: RunSummary) -> int | None:
         self.summary = summary
+        for hook in list(self.record_hooks):
+            try:
+                hook(summary)
+            except Exception as exc:  # a plug-in must not lose the run
+                log.opt(exception=exc).error("record hook failed: {}", exc)
         store = self._saves()
         if store is None:
             return None

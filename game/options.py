@@ -20,6 +20,7 @@ class LaunchOptions(BaseModel):
     fullscreen: bool = False
     mute: bool = False
     replay: Path | None = None
+    director: str = Field("rules", description="static, rules, or a chat backend: stub, local, openai")
     mcp: bool = False
     mcp_port: int = Field(8590, ge=1, le=65535)
 
@@ -37,6 +38,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--fullscreen", action="store_true", help="start in fullscreen (F11 toggles)")
     p.add_argument("--mute", action="store_true", help="no sound")
     p.add_argument("--replay", type=Path, default=None, help="replay a director trajectory file")
+    p.add_argument(
+        "--director", default="rules", choices=["static", "rules", "stub", "local", "openai"],
+        help="director mode at start (F6 cycles in game; default rules)",
+    )
     p.add_argument("--mcp", action="store_true", help="serve MCP on 127.0.0.1 for external agents")
     p.add_argument("--mcp-port", type=int, default=8590, help="MCP port (default 8590)")
     return p

@@ -85,6 +85,10 @@ class AiSession:
         self.capture = PlanCapture()
         self.plan_sources = tuple(AgentPlanSource(self.runtime, n, self.capture) for n in self.backends.registry)
         self.director = Director("rules", sources=self.plan_sources, memory=DirectorMemory.persistent())
+        if options.director in self.director.modes():
+            self.director.set_mode(options.director)
+        else:
+            self.notify("warn", f"director mode '{options.director}' is unavailable; using rules")
         self.runtime.orchestrator.add_tool(
             plan_tool(self._spawnable(prefabs), self.director.events.names(), self.capture), roles=("Creator",)
         )

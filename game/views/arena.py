@@ -8,6 +8,7 @@ Extension points (all called on the main thread):
   go here.
 - ``tick_hooks``: ``Callable[[World, list[Event]], None]`` run after every simulation tick with that tick's
   events (the director samples telemetry here; mods get their hook calls from it).
+- ``pause_hooks``: ``Callable[[bool], None]`` told when the run is paused or resumed.
 - ``run_start_hooks``: ``Callable[[World], None]`` run when a new World starts (first run and every restart).
 - ``activity_source``: ``Callable[[], str]`` for the HUD's agent-activity line.
 - panels and toasts live on the app (``app.add_panel``, ``app.show_toast``).
@@ -55,6 +56,7 @@ class ArenaView(AppView):
         super().__init__(app)
         self.frame_hooks: list[FrameHook] = []
         self.tick_hooks: list[TickHook] = []
+        self.pause_hooks: list[Callable[[bool], None]] = []
         self.run_start_hooks: list[RunStartHook] = []
         self.activity_source: Callable[[], str] | None = None
         self.world: World | None = None
@@ -124,6 +126,8 @@ class ArenaView(AppView):
             return
         self.paused = paused
         self.input.clear()
+        for hook in list(self.pause_hooks):
+            self._call_hook(hook, paused)
 
     def toggle_pause(self) -> None:
         self.set_paused(not self.paused)

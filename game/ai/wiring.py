@@ -1,0 +1,49 @@
+"""Hook an ``AiSession`` into the windowed game: world factory, per-tick and per-frame calls, pause, run end,
+the MCP screenshot service, and the AI panels and hotkeys (``game.render.ai_panels.install``)."""
+
+from __future__ import annotations
+
+import io
+from typing import TYPE_CHECKING
+
+from loguru import logger
+
+from game.ai.session import AiSession
+
+if TYPE_CHECKING:
+    from game.app import GameApp
+
+log = logger.bind(feature="game", trace_id="wiring")
+
+
+def frame_png(app: GameApp, max_resolution: int) -> bytes:
+    """The current frame as PNG, longest side at most ``max_resolution``. Main thread only."""
+    import arcade
+
+    window = app.window
+    window.switch_to()
+    window.dispatch_event("on_draw")
+    image = arcade.get_image().convert("RGB")
+    scale = min(1.0, max_resolution / max(image.size))
+    if scale < 1.0:
+        image = image.resize((max(1, int(image.width * scale)), max(1, int(image.height * scale))))
+    buf = io.BytesIO()
+    image.save(buf, format="PNG")
+    return buf.getvalue()
+
+
+def attach(app: GameApp, session: AiSession) -> None:
+    arena = app.arena
+    app.world_factory = session.world_factory
+    arena.run_start_hooks.append(session.on_run_start)
+    arena.tick_hooks.append(session.on_tick)
+    arena.frame_hooks.append(session.on_frame)
+    arena.pause_hooks.append(session.set_paused)
+    app.record_hooks.append(session.run_over)
+    session.screenshot = lambda res: frame_png(app, res)
+    try:
+        from game.render.ai_panels import install
+    except ImportError as exc:  # the panels are optional: the AI runs without them
+        log.warning("AI panels unavailable: {}", exc)
+        return
+    install(app, session)
