@@ -94,6 +94,7 @@ class ModManager:
             slot = self._reg.slot(name, folder, shipped)
             if slot.running:
                 continue
+            self.prefs.defaults[name] = self._enabled_by_default(folder)
             if not self.prefs.is_enabled(name):
                 slot.state = ModState.DISABLED
             elif (reason := self.prefs.quarantined(name)) is not None:
@@ -101,6 +102,13 @@ class ModManager:
             else:
                 self._reg.load_from_disk(slot, "startup")
         return self.status()
+
+    @staticmethod
+    def _enabled_by_default(folder: Path) -> bool:
+        try:
+            return parse_manifest((folder / "mod.toml").read_text(encoding="utf-8"), str(folder)).enabled_by_default
+        except (OSError, UnicodeDecodeError, ModError):
+            return True  # a broken manifest is reported when the mod loads
 
     # ------------------------------------------------------------------ management operations
     def list_mods(self) -> list[str]:

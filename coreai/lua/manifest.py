@@ -38,6 +38,9 @@ class ModManifest(BaseModel):
     description: str = Field(default="", max_length=500)
     api_version: Literal[1] = Field(description="Mod API version; this game speaks 1")
     entry: str = Field(default="main.lua", description="the Lua file run on load")
+    enabled_by_default: bool = Field(
+        default=True, description="false: the mod ships off until the player enables it (F7 / manage_mods)"
+    )
 
     @field_validator("entry")
     @classmethod

@@ -18,6 +18,7 @@ class ModPrefs(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     disabled: list[str] = []
+    enabled: list[str] = []  # turned on by the player although the mod ships disabled
     quarantined: dict[str, str] = {}
 
 
@@ -25,6 +26,7 @@ class PrefsFile:
     def __init__(self, path: Path | None = None) -> None:
         self.path = path or saves_root() / "mod_settings.json"
         self.prefs = self._read()
+        self.defaults: dict[str, bool] = {}  # name -> the manifest's enabled_by_default
 
     def _read(self) -> ModPrefs:
         try:
@@ -39,12 +41,15 @@ class PrefsFile:
         atomic_write_json(self.path, self.prefs.model_dump())
 
     def is_enabled(self, name: str) -> bool:
-        return name not in self.prefs.disabled
+        if name in self.prefs.disabled:
+            return False
+        return name in self.prefs.enabled or self.defaults.get(name, True)
 
     def set_enabled(self, name: str, enabled: bool) -> None:
-        disabled = set(self.prefs.disabled)
+        disabled, on = set(self.prefs.disabled), set(self.prefs.enabled)
         (disabled.discard if enabled else disabled.add)(name)
-        self.prefs.disabled = sorted(disabled)
+        (on.add if enabled else on.discard)(name)
+        self.prefs.disabled, self.prefs.enabled = sorted(disabled), sorted(on)
         if enabled:
             self.prefs.quarantined.pop(name, None)
         self.save()

@@ -32,6 +32,10 @@ def kill(manager: ModManager, eid: int, prefab: str = "grunt") -> None:
 def test_all_shipped_mods_load(shipped: ModManager) -> None:
     rows = {s.name: s for s in shipped.load_all()}
     assert set(rows) >= {"kill_streak", "meteor_shower", "glass_cannon"}
+    # glass_cannon changes the rules, so it ships off until the player turns it on
+    assert rows["glass_cannon"].state == ModState.DISABLED and not rows["glass_cannon"].enabled
+    shipped.enable("glass_cannon")
+    rows = {s.name: s for s in shipped.status()}
     for row in rows.values():
         assert row.state == ModState.LOADED and row.running and row.shipped, row
         assert row.version and row.author and row.description
@@ -87,6 +91,8 @@ def test_kill_streak_bonus_expires_with_its_timer(
 
 def test_glass_cannon_sets_and_restores_params(shipped: ModManager, host: FakeHost) -> None:
     shipped.load_all()
+    assert host.values["player_damage_mult"] == 1.0  # off by default
+    shipped.enable("glass_cannon")
     assert host.values["player_damage_mult"] == 2.0 and host.values["player_max_hp_mult"] == 0.5
     assert any("Glass cannon: damage x2" in n.text for n in shipped.drain_notices())
     shipped.dispatch("on_wave_start", 5)
