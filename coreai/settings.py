@@ -16,6 +16,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from coreai.errors import SettingsError
 from coreai.llm.config import LocalLlmConfig, OpenAILlmConfig
+from coreai.lua.settings import LuaSettings
+from coreai.mcp.settings import McpSettings
 from coreai.paths import saves_path
 
 BackendName = Literal["stub", "rules", "local", "openai"]
@@ -111,6 +113,8 @@ class Settings(_Section):
     memory: MemorySettings = Field(default_factory=lambda: MemorySettings())
     prompts: PromptSettings = Field(default_factory=lambda: PromptSettings())
     logging: LogSettings = Field(default_factory=lambda: LogSettings())
+    lua: LuaSettings = Field(default_factory=lambda: LuaSettings())
+    mcp: McpSettings = Field(default_factory=lambda: McpSettings())
 
 
 def default_settings_path() -> Path:

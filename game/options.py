@@ -22,7 +22,7 @@ class LaunchOptions(BaseModel):
     replay: Path | None = None
     director: str = Field("rules", description="static, rules, or a chat backend: stub, local, openai")
     mcp: bool = False
-    mcp_port: int = Field(8590, ge=1, le=65535)
+    mcp_port: int | None = Field(None, ge=1, le=65535, description="default: the [mcp] port setting, 8590")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -42,8 +42,10 @@ def build_parser() -> argparse.ArgumentParser:
         "--director", default="rules", choices=["static", "rules", "stub", "local", "openai"],
         help="director mode at start (F6 cycles in game; default rules)",
     )
-    p.add_argument("--mcp", action="store_true", help="serve MCP on 127.0.0.1 for external agents")
-    p.add_argument("--mcp-port", type=int, default=8590, help="MCP port (default 8590)")
+    p.add_argument(
+        "--mcp", action="store_true", help="serve MCP on 127.0.0.1 for external agents (or [mcp] enabled)"
+    )
+    p.add_argument("--mcp-port", type=int, default=None, help="MCP port (default: the setting, 8590)")
     return p
 
 

@@ -2,11 +2,34 @@
 
 Public surface: ``McpSettings``, ``McpServices``, ``McpServerThread``, ``SkillLibrary``. Engine-agnostic:
 no arcade import; the game lends its services through ``McpServices``.
+
+Names are imported lazily so ``coreai.settings`` can embed ``McpSettings`` without importing the server
+(which itself needs ``coreai.settings``).
 """
 
-from coreai.mcp.server import McpServerThread, build_app
-from coreai.mcp.services import McpServices
-from coreai.mcp.settings import McpSettings
-from coreai.mcp.skills import SkillLibrary
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from coreai.mcp.server import McpServerThread, build_app
+    from coreai.mcp.services import McpServices
+    from coreai.mcp.settings import McpSettings
+    from coreai.mcp.skills import SkillLibrary
+
+_WHERE = {
+    "McpServerThread": "coreai.mcp.server",
+    "build_app": "coreai.mcp.server",
+    "McpServices": "coreai.mcp.services",
+    "McpSettings": "coreai.mcp.settings",
+    "SkillLibrary": "coreai.mcp.skills",
+}
 
 __all__ = ["McpServerThread", "McpServices", "McpSettings", "SkillLibrary", "build_app"]
+
+
+def __getattr__(name: str) -> Any:
+    if name in _WHERE:
+        return getattr(importlib.import_module(_WHERE[name]), name)
+    raise AttributeError(f"module 'coreai.mcp' has no attribute {name!r}")

@@ -19,7 +19,7 @@ from loguru import logger
 from coreai.errors import CoreAIError, SettingsError
 from coreai.logging import configure_logging
 from coreai.lua import LuaExecutionEvent, LuaExecutionFailed, LuaExecutionSucceeded, ModManager
-from coreai.mcp import McpServerThread, McpServices, McpSettings, SkillLibrary
+from coreai.mcp import McpServerThread, McpServices, SkillLibrary
 from coreai.paths import saves_path
 from coreai.prompts import PromptLibrary
 from coreai.requests import AgentResult, AiTaskRequest
@@ -71,7 +71,7 @@ class AiSession:
         self.runtime.bindings.register_world(executor)
         self.runtime.bindings.register_state(executor)
         # Lua
-        self.mods = ModManager(GameModHost(self.handle, self.runtime.mainloop))
+        self.mods = ModManager(GameModHost(self.handle, self.runtime.mainloop), settings=self.settings.lua)
         self.lua = MainThreadLuaRunner(self.runtime.mainloop, self.mods)
         self.runtime.orchestrator.add_tool(execute_lua_tool(self.lua), roles=("Programmer", "Chat"))
         self.programmer = QueuedOrchestrator(
@@ -96,7 +96,7 @@ class AiSession:
         self.trajectory: TrajectoryWriter | None = None
         self.mcp: McpServerThread | None = None
         self.screenshot: Callable[[int], bytes] | None = None  # set by the window
-        if options.mcp:
+        if options.mcp or self.settings.mcp.enabled:
             self.start_mcp()
 
     # ------------------------------------------------------------------ construction helpers
@@ -254,8 +254,16 @@ class AiSession:
             set_director_plan=self.set_director_plan,
             director_plan_schema=plan_json_schema(self._spawnable(self.prefabs), self.director.events.names()),
         )
-        self.mcp = McpServerThread(McpSettings(enabled=True, port=self.options.mcp_port), services, self.runtime.mainloop)
-        self.mcp.start()
+        cfg = self.settings.mcp.model_copy(update={"enabled": True})
+        if self.options.mcp_port is not None:
+            cfg = cfg.model_copy(update={"port": self.options.mcp_port})
+        self.mcp = McpServerThread(cfg, services, self.runtime.mainloop)
+        try:
+            self.mcp.start()
+        except CoreAIError as exc:  # a busy port must not stop the game
+            self.notify("warn", f"MCP server not started: {exc}")
+            log.error("MCP server not started: {}", exc)
+            self.mcp = None
 
     def _screenshot(self, max_resolution: int) -> bytes:
         from coreai.errors import McpError

@@ -20,7 +20,7 @@ def test_missing_file_gives_defaults(saves_dir: Path):
 
 
 # Defaults that depend on the machine (CPU count, install path) or are unset: documented as comments.
-COMMENTED = {"llm.local.model_path", "llm.local.n_threads", "llm.local.chat_format", "llm.openai.base_url",
+COMMENTED = {"mcp.token", "llm.local.model_path", "llm.local.n_threads", "llm.local.chat_format", "llm.openai.base_url",
              "llm.openai.api_key"}  # fmt: skip
 
 
