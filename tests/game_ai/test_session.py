@@ -1,0 +1,137 @@
+"""The AI session joined to the real headless game: agents, Lua, the director's LLM path and MCP services,
+all through the real command queue, with scripted stub backends (no model calls)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from coreai.llm.stub import StubLlmClient, tool_reply
+from coreai.lua import PROGRAMMER_DEMO_TASK
+from coreai.settings import Settings
+from game.ai.backends import BackendSetup, offline_stub
+from game.ai.session import AiSession
+from game.bot import Bot
+from game.options import LaunchOptions
+from game.sim.config import DT
+from game.sim.world import World
+
+ALL_STUB = Settings.model_validate({"llm": {"default_backend": "stub", "backends": {}}})
+
+
+def make_session(stub: StubLlmClient | None = None, **opts: object) -> tuple[AiSession, World]:
+    client = stub or offline_stub()
+    setup = BackendSetup(registry={"stub": client}, routes={})
+    session = AiSession(LaunchOptions(**opts), settings=ALL_STUB, setup=setup, configure_logs=False)
+    world = session.world_factory(7)
+    session.on_run_start(world)
+    return session, world
+
+
+def play_until(session: AiSession, world: World, done: Callable[[], bool], max_s: float = 20.0) -> None:
+    """Step the game on this thread (the 'main thread') until ``done()`` or a wall-clock limit."""
+    bot = Bot("strong", seed=1)
+    deadline = time.monotonic() + max_s
+    while not done():
+        if time.monotonic() > deadline:
+            raise AssertionError("condition not reached in time")
+        if world.phase == "upgrade":
+            world.choose_upgrade(world.choices[0])
+        events = world.step(bot.act(world))
+        session.on_tick(world, events)
+        session.on_frame(world, DT)
+
+
+@pytest.fixture
+def closing() -> list[AiSession]:
+    sessions: list[AiSession] = []
+    yield sessions
+    for s in sessions:
+        s.close()
+
+
+def test_an_agents_world_command_spawn_appears_in_the_simulation(saves_dir: Path, closing: list) -> None:
+    stub = StubLlmClient([
+        tool_reply(("world_command", {"action": "spawn", "prefab": "tank", "x": 100, "y": 100, "count": 2})),
+        "Two tanks are on their way.",
+    ])
+    session, world = make_session(stub)
+    closing.append(session)
+    tanks_before = world.game_state()["enemies_by_prefab"].get("tank", 0)
+    handle = session.ask("Creator", "send two tanks")
+    play_until(session, world, handle.done)
+    assert handle.result(0).content == "Two tanks are on their way."
+    spawned = [e for e in world.list_enemies(500) if e["prefab"] == "tank"]
+    assert len(spawned) - tanks_before >= 2
+
+
+def test_an_unknown_prefab_is_refused_and_the_game_keeps_running(saves_dir: Path, closing: list) -> None:
+    stub = StubLlmClient([
+        tool_reply(("world_command", {"action": "spawn", "prefab": "dragon", "x": 1, "y": 1})),
+        "No dragons then.",
+    ])
+    session, world = make_session(stub)
+    closing.append(session)
+    handle = session.ask("Creator", "spawn a dragon")
+    play_until(session, world, handle.done)
+    result = handle.result(0)
+    assert result.tool_calls and not result.tool_calls[0].ok
+    assert "allowed: boss, grunt, runner, spitter, tank" in result.tool_calls[0].error
+    tick = world.tick
+    play_until(session, world, lambda: world.tick >= tick + 30)
+
+
+def test_programmer_demo_repairs_its_mistake_and_spawns_a_ring(saves_dir: Path, closing: list) -> None:
+    session, world = make_session()
+    closing.append(session)
+    seen: list[str] = []
+    grunts_before = sum(1 for e in world.list_enemies(500) if e["prefab"] == "grunt")
+    handle = session.programmer_task(PROGRAMMER_DEMO_TASK, on_done=seen.append)
+    play_until(session, world, lambda: bool(seen))
+    assert seen[0].startswith("Programmer: ok after 2 attempt(s)"), seen
+    notices = [text for _, text in session.pop_notices()]
+    assert any("attempt 1 failed" in n and "repairing" in n for n in notices), notices
+    assert any("script ran on attempt 2" in n for n in notices), notices
+    grunts = sum(1 for e in world.list_enemies(500) if e["prefab"] == "grunt")
+    assert grunts >= grunts_before + 8 - world.stats.kills  # the ring landed (some may already be dead)
+    assert handle.result(0).rounds == 2
+
+
+def test_the_director_can_run_on_an_llm_backend(saves_dir: Path, closing: list) -> None:
+    session, world = make_session()
+    closing.append(session)
+    assert "stub" in session.director.modes()
+    session.director.set_mode("stub", world)
+    play_until(session, world, lambda: session.director.accepted >= 1)
+    assert session.director.backend == "stub"
+    assert session.director.last_plan is not None and session.director.last_plan.pressure == "hold"
+
+
+def test_external_plans_take_the_same_validation(saves_dir: Path, closing: list) -> None:
+    session, world = make_session()
+    closing.append(session)
+    play_until(session, world, lambda: world.tick > 10)
+    ok = session.set_director_plan({"pressure": "raise", "mix": {"runner": 4.0}, "reason": "mcp test"})
+    assert ok["ok"] is True
+    knobs = session.director.knobs
+    bad = session.set_director_plan({"pressure": "raise", "mix": {"dragon": 4.0}, "reason": "hallucinated"})
+    assert bad["ok"] is False and "dragon" in bad["error"]
+    assert session.director.knobs == knobs, "the previous plan keeps running"
+    assert session.director.rejected >= 1
+    state = session.director_state()
+    assert state["last_reason"] == "mcp test"
+
+
+def test_mods_get_game_events_and_act_through_the_whitelist(saves_dir: Path, closing: list) -> None:
+    session, world = make_session()
+    closing.append(session)
+    names = {s.name for s in session.mods.status() if s.running}
+    assert {"kill_streak", "meteor_shower"} <= names and "glass_cannon" not in names
+    play_until(session, world, lambda: world.stats.kills >= 6, max_s=60)
+    logs = [e.message for e in session.mods.logs("kill_streak", limit=50)]
+    assert any("Kill streak 5" in m for m in logs), logs
+    result = session.mods.execute("return coreai_world_spawn('dragon', 10, 10)")
+    assert not result.ok and "allowed:" in (result.error or "")
