@@ -208,6 +208,9 @@ class LocalLlmClient:
         try:
             from llama_cpp import Llama, LlamaRAMCache
 
+            from coreai.llm.llama_quiet import keep_process_output
+
+            keep_process_output()
             llm = Llama(
                 model_path=cfg.model_path,
                 n_ctx=cfg.n_ctx,

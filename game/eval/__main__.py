@@ -24,6 +24,17 @@ from game.eval.progress import ProgressBar
 from game.eval.scenarios import SHIPPED_SCENARIOS, load_scenarios
 
 
+def _register_chat_backends() -> None:
+    try:
+        from game.ai.eval_backends import register_all
+    except ImportError:  # the LLM stack is optional for the deterministic evaluation
+        return
+    register_all()
+
+
+_register_chat_backends()
+
+
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m game.eval", description="Evaluate the AI director.")
     sub = p.add_subparsers(dest="command", required=True)

@@ -1,0 +1,33 @@
+"""Let ``python -m game.eval decisions --backend local|openai|stub`` measure the chat backends through the
+exact path the game uses: the Creator role, the ``set_director_plan`` tool and the director's validation."""
+
+from __future__ import annotations
+
+from coreai.settings import Settings, load_settings
+from game.ai.backends import build_backends
+from game.ai.director_agent import AgentPlanSource, PlanCapture, plan_tool
+from game.director.events import EventRegistry
+from game.director.source import PlanSource
+from game.eval.decisions import register_backend
+from game.sim.prefabs import PrefabRegistry
+
+
+def agent_source(name: str, settings: Settings | None = None) -> PlanSource:
+    from coreai.runtime import CoreAiRuntime
+
+    s = settings or load_settings()
+    s = s.model_copy(update={"llm": s.llm.model_copy(update={"backends": {"Creator": name}, "default_backend": name})})
+    setup = build_backends(s)
+    if name not in setup.registry:
+        raise RuntimeError(f"backend '{name}' is unavailable: {setup.reasons.get(name, 'not configured')}")
+    runtime = CoreAiRuntime(s, backends=setup.registry)
+    capture = PlanCapture()
+    prefabs = PrefabRegistry.load()
+    spawnable = [n for n in prefabs.names if prefabs.get(n).behaviour != "boss"]
+    runtime.orchestrator.add_tool(plan_tool(spawnable, EventRegistry().names(), capture), roles=("Creator",))
+    return AgentPlanSource(runtime, name, capture)
+
+
+def register_all() -> None:
+    for name in ("stub", "local", "openai"):
+        register_backend(name, lambda n=name: agent_source(n))  # type: ignore[misc]
