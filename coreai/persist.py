@@ -7,6 +7,7 @@ moved aside to ``<name>.corrupt-<time>`` and reported; the caller starts clean a
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import tempfile
@@ -31,10 +32,8 @@ def atomic_write_bytes(path: Path, data: bytes) -> None:
             os.fsync(fh.fileno())
         os.replace(tmp_name, path)
     except OSError as exc:
-        try:
+        with contextlib.suppress(OSError):
             os.unlink(tmp_name)
-        except OSError:
-            pass
         raise PersistenceError(str(path), f"write failed: {exc}") from exc
     try:  # make the rename itself durable
         dir_fd = os.open(path.parent, os.O_RDONLY)

@@ -34,7 +34,13 @@ def _default_routes() -> dict[str, BackendName]:
     cannot write working Lua, and the stub's demo shows the repair loop; point it at a stronger model
     (``Programmer = "openai"``) for real work. The director's own mode (static / rules / an LLM backend)
     is chosen separately and starts on the deterministic rules policy."""
-    return {"Creator": "local", "Programmer": "stub", "Analyzer": "local", "Merchant": "local", "Chat": "local"}
+    return {
+        "Creator": "local",
+        "Programmer": "stub",
+        "Analyzer": "local",
+        "Merchant": "local",
+        "Chat": "local",
+    }
 
 
 class _Section(BaseModel):

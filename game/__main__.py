@@ -1,4 +1,5 @@
-"""``python -m game`` / ``arena``: play in a window, run headless with a bot, or replay a director trajectory."""
+"""``python -m game`` / ``arena``: play in a window, run headless with a bot, or replay a director
+trajectory."""
 
 from __future__ import annotations
 

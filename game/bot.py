@@ -36,7 +36,13 @@ SKILLS: dict[str, BotSkill] = {
     "weak": BotSkill("weak", 16, 0.45, 110.0, False, False, 0.3, ()),
     "average": BotSkill("average", 7, 0.18, 200.0, True, False, 0.8, ("damage", "fire_rate", "max_hp")),
     "strong": BotSkill(
-        "strong", 2, 0.04, 300.0, True, True, 1.4,
+        "strong",
+        2,
+        0.04,
+        300.0,
+        True,
+        True,
+        1.4,
         ("multishot", "fire_rate", "damage", "pierce", "max_hp", "regen", "move_speed", "dash_cooldown"),
     ),
 }

@@ -61,7 +61,7 @@ def run_headless(
     """Play ``seconds`` of game time (or until death) and return the summary."""
     w = world if world is not None else World(seed=seed, respawn=respawn)
     player = Bot(bot, seed=seed) if bot else None
-    max_ticks = int(round(seconds * TICK_HZ))
+    max_ticks = round(seconds * TICK_HZ)
     start = time.perf_counter()
     while w.tick < max_ticks and w.phase != "dead":
         if w.phase == "upgrade":

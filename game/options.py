@@ -34,12 +34,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seconds", type=float, default=None, help="stop after N seconds of game time")
     p.add_argument("--seed", type=int, default=None, help="RNG seed (same seed + same inputs = same run)")
     p.add_argument("--bot", choices=["weak", "average", "strong"], default=None, help="let a bot play")
-    p.add_argument("--json", dest="json_summary", action="store_true", help="print a JSON run summary on exit")
+    p.add_argument(
+        "--json", dest="json_summary", action="store_true", help="print a JSON run summary on exit"
+    )
     p.add_argument("--fullscreen", action="store_true", help="start in fullscreen (F11 toggles)")
     p.add_argument("--mute", action="store_true", help="no sound")
     p.add_argument("--replay", type=Path, default=None, help="replay a director trajectory file")
     p.add_argument(
-        "--director", default="rules", choices=["static", "rules", "stub", "local", "openai"],
+        "--director",
+        default="rules",
+        choices=["static", "rules", "stub", "local", "openai"],
         help="director mode at start (F6 cycles in game; default rules)",
     )
     p.add_argument(

@@ -64,7 +64,9 @@ class SaveStore:
         try:
             return model.model_validate(read_json(path))
         except CorruptSaveError as exc:
-            self.warnings.append(f"{path.name} was unreadable; moved aside to {Path(exc.quarantined_to or '').name}")
+            self.warnings.append(
+                f"{path.name} was unreadable; moved aside to {Path(exc.quarantined_to or '').name}"
+            )
         except ValidationError as exc:
             moved = quarantine(path, f"schema mismatch: {exc.error_count()} errors")
             self.warnings.append(f"{path.name} had invalid contents; moved aside to {moved.name}")
@@ -77,7 +79,10 @@ class SaveStore:
         self.history.runs.append(RunRecord(summary=summary))
         self.history.runs = self.history.runs[-MAX_HISTORY:]
         entry = HighScore(
-            score=summary.final_score, wave=summary.waves_reached, seconds=summary.seconds, seed=summary.seed,
+            score=summary.final_score,
+            wave=summary.waves_reached,
+            seconds=summary.seconds,
+            seed=summary.seed,
             bot=summary.bot,
         )
         entries = sorted([*self.scores.entries, entry], key=lambda h: (-h.score, h.finished_at))

@@ -10,7 +10,7 @@ import pytest
 
 os.environ.setdefault("ARCADE_HEADLESS", "1")
 
-from coreai.llm import guard  # noqa: E402
+from coreai.llm import guard
 
 
 @pytest.fixture(autouse=True)

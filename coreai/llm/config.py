@@ -1,4 +1,5 @@
-"""Configuration models of the real backends; ``coreai.settings`` embeds them as [llm.local] / [llm.openai]."""
+"""Configuration models of the real backends; ``coreai.settings`` embeds them as [llm.local] and
+[llm.openai]."""
 
 from __future__ import annotations
 

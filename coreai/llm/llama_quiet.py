@@ -34,5 +34,5 @@ def keep_process_output() -> None:
     for name in _MODULES:
         module = importlib.import_module(name)
         if hasattr(module, "suppress_stdout_stderr"):
-            module.suppress_stdout_stderr = _NoRedirect
+            setattr(module, "suppress_stdout_stderr", _NoRedirect)  # noqa: B010 - a patched library name
     _done = True

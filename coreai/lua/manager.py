@@ -106,7 +106,9 @@ class ModManager:
     @staticmethod
     def _enabled_by_default(folder: Path) -> bool:
         try:
-            return parse_manifest((folder / "mod.toml").read_text(encoding="utf-8"), str(folder)).enabled_by_default
+            return parse_manifest(
+                (folder / "mod.toml").read_text(encoding="utf-8"), str(folder)
+            ).enabled_by_default
         except (OSError, UnicodeDecodeError, ModError):
             return True  # a broken manifest is reported when the mod loads
 

@@ -28,7 +28,7 @@ ProgressCallback = Callable[[float, str], None]
 
 OFFLINE_LINE = (
     "(offline stub) I answer with canned lines. Route this role to a real model in saves/settings.toml "
-    "([llm.backends], e.g. Chat = \"local\" or \"openai\")."
+    '([llm.backends], e.g. Chat = "local" or "openai").'
 )
 
 
@@ -51,8 +51,11 @@ def offline_stub() -> StubLlmClient:
         if request.role == "Creator" and any(t.name == "set_director_plan" for t in request.tools):
             if any(m.role == "tool" for m in request.messages):
                 return "Plan submitted: holding steady."
-            plan = {"pressure": "hold", "reason": "offline stub: keep the current pace",
-                    "announcer": "The arena holds its breath."}
+            plan = {
+                "pressure": "hold",
+                "reason": "offline stub: keep the current pace",
+                "announcer": "The arena holds its breath.",
+            }
             return tool_reply(("set_director_plan", plan))
         return OFFLINE_LINE
 
@@ -76,7 +79,9 @@ def build_backends(settings: Settings, *, on_progress: ProgressCallback | None =
                 from coreai.llm.local import LocalLlmClient
 
                 setup.registry["local"] = LocalLlmClient(llm.local, on_progress=on_progress)
-                setup.reasons["local"] = f"{os.path.basename(llm.local.model_path)} (loading in the background)"
+                setup.reasons["local"] = (
+                    f"{os.path.basename(llm.local.model_path)} (loading in the background)"
+                )
             except CoreAIError as exc:
                 setup.reasons["local"] = str(exc)
         else:
@@ -103,7 +108,9 @@ def build_backends(settings: Settings, *, on_progress: ProgressCallback | None =
             log.info("role {} -> {} ({})", role, asked, setup.reasons.get(asked, "configured"))
         else:
             setup.routes[role] = "stub"
-            log.warning("role {} -> stub: '{}' is unavailable: {}", role, asked, setup.reasons.get(asked, "?"))
+            log.warning(
+                "role {} -> stub: '{}' is unavailable: {}", role, asked, setup.reasons.get(asked, "?")
+            )
     return setup
 
 

@@ -79,7 +79,8 @@ def plan_tool(prefabs: Collection[str], events: Collection[str], capture: PlanCa
     return Tool(
         name=TOOL_NAME,
         description=(
-            "Submit your decision for the next ~10 seconds of play. pressure: ease_off | hold | raise | spike. "
+            "Submit your decision for the next ~10 seconds of play. "
+            "pressure: ease_off | hold | raise | spike. "
             "Optional: mix (prefab -> weight 0..5), elite_chance (0..0.35), pickup_rate (0.25..3), event, "
             "note (a line for your memory). Always give a one-line reason and a short announcer line."
         ),
@@ -129,7 +130,9 @@ class AgentPlanSource:
                 return
             plan = self.capture.pop(req.trace_id)
             raw = json.dumps(plan) if plan is not None else result.content
-            future.set_result(PlanReply(raw, plan, result.backend, time.perf_counter() - started, req.trace_id))
+            future.set_result(
+                PlanReply(raw, plan, result.backend, time.perf_counter() - started, req.trace_id)
+            )
 
         handle.add_done_callback(done)
         original_cancel = future.cancel

@@ -16,7 +16,9 @@ def agent_source(name: str, settings: Settings | None = None) -> PlanSource:
     from coreai.runtime import CoreAiRuntime
 
     s = settings or load_settings()
-    s = s.model_copy(update={"llm": s.llm.model_copy(update={"backends": {"Creator": name}, "default_backend": name})})
+    s = s.model_copy(
+        update={"llm": s.llm.model_copy(update={"backends": {"Creator": name}, "default_backend": name})}
+    )
     setup = build_backends(s)
     if name not in setup.registry:
         raise RuntimeError(f"backend '{name}' is unavailable: {setup.reasons.get(name, 'not configured')}")

@@ -37,7 +37,9 @@ class MainThreadLuaRunner:
 
     def execute(self, code: str, mod: str = "console", *, trace_id: str | None = None) -> ExecResult:
         result: ExecResult = self.queue.call(
-            CallOnMain(fn=lambda: self.mods.execute(code, mod, trace_id=trace_id), label="lua", trace_id=trace_id),
+            CallOnMain(
+                fn=lambda: self.mods.execute(code, mod, trace_id=trace_id), label="lua", trace_id=trace_id
+            ),
             timeout=self.timeout_s,
         )
         return result
@@ -55,7 +57,9 @@ class ExecuteLuaArgs(BaseModel):
 
     code: str = Field(min_length=1, max_length=20_000, description="Lua 5.4 source using Mod API v1")
     sandbox: str = Field(
-        "agent", pattern=r"^[a-z][a-z0-9_]{0,31}$", description="console sandbox name (state persists per name)"
+        "agent",
+        pattern=r"^[a-z][a-z0-9_]{0,31}$",
+        description="console sandbox name (state persists per name)",
     )
 
 
@@ -71,7 +75,8 @@ def execute_lua_tool(runner: MainThreadLuaRunner) -> Tool:
         name="execute_lua",
         description=(
             "Run Lua 5.4 in the game's sandbox (Mod API v1: coreai_world_spawn/move/destroy, game.state(), "
-            "game.set(param, value), report(msg), after/every timers). Returns the printed output, reports and "
+            "game.set(param, value), report(msg), after/every timers). "
+            "Returns the printed output, reports and "
             "the returned value; a Lua error comes back with its line. Example: "
             '{"code": "local p = game.state().player; return coreai_world_spawn(\'grunt\', p.x + 200, p.y)"}'
         ),
@@ -99,7 +104,8 @@ class ProgrammerRunner:
         self.subscribers = subscribers
 
     def system_prompt(self) -> str:
-        # the role prompt carries a compact Mod API summary; the full reference (prompts/skills/lua_modding.md)
+        # the role prompt carries a compact Mod API summary; the full reference
+        # (prompts/skills/lua_modding.md)
         # would not fit a small local model's context
         return "\n\n".join(p for p in (self.prompts.universal(), self.prompts.role("Programmer")) if p)
 
@@ -107,7 +113,9 @@ class ProgrammerRunner:
         trace = request.trace_id or new_trace_id()
         started = time.perf_counter()
         if cancel.is_set():
-            raise TaskCancelled("cancelled before it started", scope=request.cancellation_scope, trace_id=trace)
+            raise TaskCancelled(
+                "cancelled before it started", scope=request.cancellation_scope, trace_id=trace
+            )
         outcome = run_programmer_task(
             request.hint,
             llm=self.llm,

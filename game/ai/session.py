@@ -83,14 +83,17 @@ class AiSession:
         # director: static, rules, and one mode per chat backend
         prefabs = PrefabRegistry.load()
         self.capture = PlanCapture()
-        self.plan_sources = tuple(AgentPlanSource(self.runtime, n, self.capture) for n in self.backends.registry)
+        self.plan_sources = tuple(
+            AgentPlanSource(self.runtime, n, self.capture) for n in self.backends.registry
+        )
         self.director = Director("rules", sources=self.plan_sources, memory=DirectorMemory.persistent())
         if options.director in self.director.modes():
             self.director.set_mode(options.director)
         else:
             self.notify("warn", f"director mode '{options.director}' is unavailable; using rules")
         self.runtime.orchestrator.add_tool(
-            plan_tool(self._spawnable(prefabs), self.director.events.names(), self.capture), roles=("Creator",)
+            plan_tool(self._spawnable(prefabs), self.director.events.names(), self.capture),
+            roles=("Creator",),
         )
         self.prefabs = prefabs
         self.trajectory: TrajectoryWriter | None = None
@@ -132,7 +135,10 @@ class AiSession:
     def on_run_start(self, world: World) -> None:
         self.handle.world = world
         self.trajectory = attach_trajectory(
-            self.director, seed=world.seed, bot=self.options.bot, seconds=self.options.seconds or 0.0,
+            self.director,
+            seed=world.seed,
+            bot=self.options.bot,
+            seconds=self.options.seconds or 0.0,
             respawn=world.respawn,
         )
         if not self._mods_loaded:
@@ -227,11 +233,18 @@ class AiSession:
             return {"mode": self.director.mode}
         panel = self.director.panel(world)
         return {
-            "mode": panel.mode, "modes": list(panel.modes), "intensity": panel.intensity,
-            "pacing": panel.pacing.value, "knobs": panel.knobs.model_dump(mode="json"),
+            "mode": panel.mode,
+            "modes": list(panel.modes),
+            "intensity": panel.intensity,
+            "pacing": panel.pacing.value,
+            "knobs": panel.knobs.model_dump(mode="json"),
             "last_plan": panel.last_plan.model_dump(mode="json") if panel.last_plan else None,
-            "last_reason": panel.last_reason, "accepted": panel.accepted, "rejected": panel.rejected,
-            "failed": panel.failed, "backend": panel.backend, "trace_id": panel.trace_id,
+            "last_reason": panel.last_reason,
+            "accepted": panel.accepted,
+            "rejected": panel.rejected,
+            "failed": panel.failed,
+            "backend": panel.backend,
+            "trace_id": panel.trace_id,
         }
 
     def set_director_plan(self, plan: dict[str, Any]) -> dict[str, Any]:
@@ -252,7 +265,9 @@ class AiSession:
             screenshot=lambda res: self._screenshot(res),
             get_director_state=self.director_state,
             set_director_plan=self.set_director_plan,
-            director_plan_schema=plan_json_schema(self._spawnable(self.prefabs), self.director.events.names()),
+            director_plan_schema=plan_json_schema(
+                self._spawnable(self.prefabs), self.director.events.names()
+            ),
         )
         cfg = self.settings.mcp.model_copy(update={"enabled": True})
         if self.options.mcp_port is not None:

@@ -83,7 +83,12 @@ def resolve_kills(world: World) -> None:
     for j in range(len(idx)):
         world.events.append(
             ev.EnemyKilled(
-                int(ids[j]), names[kinds[j]], float(xs[j]), float(ys[j]), bool(elite[j]), int(scores[j]),
+                int(ids[j]),
+                names[kinds[j]],
+                float(xs[j]),
+                float(ys[j]),
+                bool(elite[j]),
+                int(scores[j]),
                 bool(near[j]),
             )
         )
@@ -94,7 +99,9 @@ def resolve_kills(world: World) -> None:
     heal_roll = world.rng.random(len(idx)) < HEALTH_DROP_CHANCE * world.params.get("pickup_rate_mult") * mult
     if heal_roll.any():
         k = int(heal_roll.sum())
-        world.pickups.add(k, x=xs[heal_roll] + 12, y=ys[heal_roll], kind=HEALTH, value=HEALTH_PICKUP_HEAL, ttl=30.0)
+        world.pickups.add(
+            k, x=xs[heal_roll] + 12, y=ys[heal_roll], kind=HEALTH, value=HEALTH_PICKUP_HEAL, ttl=30.0
+        )
     e.keep(~dead)
 
 

@@ -101,7 +101,10 @@ def enemy_attacks(world: World, dx: np.ndarray, dy: np.ndarray, dist: np.ndarray
     if len(idx):
         spd = world.kind_projectile_speed[kind[idx]]
         world.fire_enemy_bullets(
-            e.view("x")[idx], e.view("y")[idx], dx[idx] / dist[idx] * spd, dy[idx] / dist[idx] * spd,
+            e.view("x")[idx],
+            e.view("y")[idx],
+            dx[idx] / dist[idx] * spd,
+            dy[idx] / dist[idx] * spd,
             e.view("damage")[idx],
         )
         cd[idx] = world.kind_fire_interval[kind[idx]] * world.rng.uniform(0.85, 1.15, len(idx))
@@ -126,8 +129,11 @@ def boss_pattern(world: World, i: int, dx: float, dy: float, dist: float) -> Non
         e.charge[i] = 1.1
     if len(angles):
         world.fire_enemy_bullets(
-            np.full(len(angles), bx), np.full(len(angles), by),
-            np.cos(angles) * spd, np.sin(angles) * spd, np.full(len(angles), dmg),
+            np.full(len(angles), bx),
+            np.full(len(angles), by),
+            np.cos(angles) * spd,
+            np.sin(angles) * spd,
+            np.full(len(angles), dmg),
         )
     e.pattern[i] = (pattern + 1) % 3
     e.cooldown[i] = float(world.kind_fire_interval[e.kind[i]])

@@ -89,7 +89,9 @@ class WaveSpawner:
             return
         angle = float(world.rng.uniform(0, 2 * math.pi))
         for _ in range(count):
-            x, y = ring_position(world.rng, world.player.x, world.player.y, 30.0, angle + world.rng.normal(0, 0.25))
+            x, y = ring_position(
+                world.rng, world.player.x, world.player.y, 30.0, angle + world.rng.normal(0, 0.25)
+            )
             world.spawn_enemy(name, x, y, elite=elite, source="wave")
         self.credits -= unit * count
 

@@ -230,7 +230,7 @@ class World:
 
     def gain_xp(self, amount: float) -> None:
         p = self.player
-        p.xp += int(round(amount * self.params.get("xp_mult")))
+        p.xp += round(amount * self.params.get("xp_mult"))
         self.stats.score += int(amount)
         while p.xp >= xp_for_level(p.level):
             p.xp -= xp_for_level(p.level)
@@ -239,7 +239,9 @@ class World:
             self.emit(ev.LevelUp(p.level))
 
     # ------------------------------------------------------------------ world commands (prefab whitelist)
-    def spawn_enemy(self, prefab: str, x: float, y: float, *, elite: bool = False, source: str = "world") -> int:
+    def spawn_enemy(
+        self, prefab: str, x: float, y: float, *, elite: bool = False, source: str = "world"
+    ) -> int:
         pf = self.prefabs.get(prefab)  # raises UnknownPrefabError naming the allowed ones
         kind = self.prefabs.index(prefab)
         scale = 3.0 if elite else 1.0
@@ -250,9 +252,21 @@ class World:
         eid = self._next_id
         self._next_id += 1
         self.enemies.add(
-            1, id=eid, kind=kind, behaviour=BEHAVIOUR_CODES[pf.behaviour], x=x, y=y, hp=hp, max_hp=hp,
-            speed=pf.speed * (1.1 if elite else 1.0) * enemy_speed_scale(max(1, self.wave)), damage=pf.damage * (1.5 if elite else 1.0), radius=r,
-            elite=elite, cooldown=pf.fire_interval * float(self.rng.uniform(0.5, 1.0)), pattern=0, charge=0.0,
+            1,
+            id=eid,
+            kind=kind,
+            behaviour=BEHAVIOUR_CODES[pf.behaviour],
+            x=x,
+            y=y,
+            hp=hp,
+            max_hp=hp,
+            speed=pf.speed * (1.1 if elite else 1.0) * enemy_speed_scale(max(1, self.wave)),
+            damage=pf.damage * (1.5 if elite else 1.0),
+            radius=r,
+            elite=elite,
+            cooldown=pf.fire_interval * float(self.rng.uniform(0.5, 1.0)),
+            pattern=0,
+            charge=0.0,
         )
         self.emit(ev.EnemySpawned(eid, prefab, x, y, elite, source))
         return eid
@@ -287,8 +301,12 @@ class World:
         order = np.argsort(d, kind="stable")[: max(0, limit)]
         return [
             {
-                "id": int(e.id[i]), "prefab": names[int(e.kind[i])], "x": round(float(e.x[i]), 1),
-                "y": round(float(e.y[i]), 1), "hp": round(float(e.hp[i]), 1), "elite": bool(e.elite[i]),
+                "id": int(e.id[i]),
+                "prefab": names[int(e.kind[i])],
+                "x": round(float(e.x[i]), 1),
+                "y": round(float(e.y[i]), 1),
+                "hp": round(float(e.hp[i]), 1),
+                "elite": bool(e.elite[i]),
                 "distance": round(float(d[i]), 1),
             }
             for i in order
@@ -302,23 +320,38 @@ class World:
     def nearest_enemy_distance(self) -> float:
         if self.enemies.n == 0:
             return math.inf
-        return float(np.hypot(self.enemies.view("x") - self.player.x, self.enemies.view("y") - self.player.y).min())
+        return float(
+            np.hypot(self.enemies.view("x") - self.player.x, self.enemies.view("y") - self.player.y).min()
+        )
 
     def game_state(self) -> dict[str, Any]:
         """A compact, JSON-able snapshot for mods, agents and MCP."""
         p = self.player
         counts = np.bincount(self.enemies.view("kind"), minlength=len(self.prefabs))
         return {
-            "time": round(self.time, 2), "tick": self.tick, "wave": self.wave, "phase": self.phase,
+            "time": round(self.time, 2),
+            "tick": self.tick,
+            "wave": self.wave,
+            "phase": self.phase,
             "wave_time_left": round(max(0.0, self.wave_time_left), 2),
             "player": {
-                "x": round(p.x, 1), "y": round(p.y, 1), "hp": round(p.hp, 1), "max_hp": round(p.stats.max_hp, 1),
-                "level": p.level, "xp": p.xp, "alive": p.alive,
+                "x": round(p.x, 1),
+                "y": round(p.y, 1),
+                "hp": round(p.hp, 1),
+                "max_hp": round(p.stats.max_hp, 1),
+                "level": p.level,
+                "xp": p.xp,
+                "alive": p.alive,
             },
-            "score": self.stats.score, "kills": self.stats.kills, "deaths": self.stats.deaths,
+            "score": self.stats.score,
+            "kills": self.stats.kills,
+            "deaths": self.stats.deaths,
             "enemies_alive": self.enemies.n,
             "enemies_by_prefab": {self.prefabs.names[i]: int(c) for i, c in enumerate(counts) if c},
-            "bullets": self.bullets.n, "enemy_bullets": self.enemy_bullets.n, "pickups": self.pickups.n,
-            "upgrades": dict(self.stacks), "params": self.params.as_dict(),
+            "bullets": self.bullets.n,
+            "enemy_bullets": self.enemy_bullets.n,
+            "pickups": self.pickups.n,
+            "upgrades": dict(self.stacks),
+            "params": self.params.as_dict(),
             "arena": {"width": ARENA_W, "height": ARENA_H},
         }

@@ -20,8 +20,14 @@ def test_missing_file_gives_defaults(saves_dir: Path):
 
 
 # Defaults that depend on the machine (CPU count, install path) or are unset: documented as comments.
-COMMENTED = {"mcp.token", "llm.local.model_path", "llm.local.n_threads", "llm.local.chat_format", "llm.openai.base_url",
-             "llm.openai.api_key"}  # fmt: skip
+COMMENTED = {
+    "mcp.token",
+    "llm.local.model_path",
+    "llm.local.n_threads",
+    "llm.local.chat_format",
+    "llm.openai.base_url",
+    "llm.openai.api_key",
+}
 
 
 def _flat(d: dict, prefix: str = "") -> dict[str, object]:

@@ -54,10 +54,14 @@ def closing() -> list[AiSession]:
 
 
 def test_an_agents_world_command_spawn_appears_in_the_simulation(saves_dir: Path, closing: list) -> None:
-    stub = StubLlmClient([
-        tool_reply(("world_command", {"action": "spawn", "prefab": "tank", "x": 100, "y": 100, "count": 2})),
-        "Two tanks are on their way.",
-    ])
+    stub = StubLlmClient(
+        [
+            tool_reply(
+                ("world_command", {"action": "spawn", "prefab": "tank", "x": 100, "y": 100, "count": 2})
+            ),
+            "Two tanks are on their way.",
+        ]
+    )
     session, world = make_session(stub)
     closing.append(session)
     tanks_before = world.game_state()["enemies_by_prefab"].get("tank", 0)
@@ -69,10 +73,12 @@ def test_an_agents_world_command_spawn_appears_in_the_simulation(saves_dir: Path
 
 
 def test_an_unknown_prefab_is_refused_and_the_game_keeps_running(saves_dir: Path, closing: list) -> None:
-    stub = StubLlmClient([
-        tool_reply(("world_command", {"action": "spawn", "prefab": "dragon", "x": 1, "y": 1})),
-        "No dragons then.",
-    ])
+    stub = StubLlmClient(
+        [
+            tool_reply(("world_command", {"action": "spawn", "prefab": "dragon", "x": 1, "y": 1})),
+            "No dragons then.",
+        ]
+    )
     session, world = make_session(stub)
     closing.append(session)
     handle = session.ask("Creator", "spawn a dragon")

@@ -15,13 +15,37 @@ REPO = Path(__file__).resolve().parents[2]
 
 def test_cli_strong_bot_reaches_wave_three(saves_dir: Path) -> None:
     out = subprocess.run(
-        [sys.executable, "-m", "game", "--headless", "--bot", "strong", "--seconds", "120", "--seed", "1", "--json"],
-        cwd=REPO, capture_output=True, text=True, timeout=120, env={**os.environ, "ARENA_SAVES_DIR": str(saves_dir)},
+        [
+            sys.executable,
+            "-m",
+            "game",
+            "--headless",
+            "--bot",
+            "strong",
+            "--seconds",
+            "120",
+            "--seed",
+            "1",
+            "--json",
+        ],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "ARENA_SAVES_DIR": str(saves_dir)},
         check=True,
     )
     summary = json.loads(out.stdout.strip().splitlines()[-1])
-    for key in ("seed", "seconds", "waves_reached", "kills", "deaths", "damage_taken", "final_score",
-                "ticks_per_second"):
+    for key in (
+        "seed",
+        "seconds",
+        "waves_reached",
+        "kills",
+        "deaths",
+        "damage_taken",
+        "final_score",
+        "ticks_per_second",
+    ):
         assert key in summary
     assert summary["seed"] == 1
     assert summary["waves_reached"] >= 3

@@ -38,8 +38,15 @@ def test_an_invalid_prefab_file_is_a_clear_error(tmp_path: Path) -> None:
 
 def _summary(score: int, seed: int = 1) -> RunSummary:
     return RunSummary(
-        seed=seed, seconds=60, waves_reached=2, kills=10, deaths=1, damage_taken=100, final_score=score,
-        ticks=3600, ticks_per_second=5000,
+        seed=seed,
+        seconds=60,
+        waves_reached=2,
+        kills=10,
+        deaths=1,
+        damage_taken=100,
+        final_score=score,
+        ticks=3600,
+        ticks_per_second=5000,
     )
 
 

@@ -9,9 +9,9 @@ from coreai.errors import CommandRejected
 from game.sim import events as ev
 from game.sim.config import BOSS_EVERY, PLAYER_BASE, TICK_HZ, wave_duration
 from game.sim.player import PlayerInput
+from game.sim.spawner import NullSpawner
 from game.sim.upgrades import UPGRADE_KEYS, roll_choices, stats_for
 from game.sim.world import World
-from game.sim.spawner import NullSpawner
 
 
 def run_until_pick(w: World) -> int:
