@@ -16,7 +16,7 @@ from typing import Any
 
 from loguru import logger
 
-from coreai.errors import CoreAIError, SettingsError
+from coreai.errors import CommandRejected, CoreAIError, SettingsError
 from coreai.logging import configure_logging
 from coreai.lua import LuaExecutionEvent, LuaExecutionFailed, LuaExecutionSucceeded, ModManager
 from coreai.mcp import McpServerThread, McpServices, SkillLibrary
@@ -252,7 +252,10 @@ class AiSession:
         world = self.handle.world
         if world is None:
             raise CoreAIError("no run is in progress")
-        return self.director.apply_external(world, plan, source="mcp")
+        result = self.director.apply_external(world, plan, source="mcp")
+        if not result["ok"]:  # the MCP client sees a tool error naming the reason
+            raise CommandRejected("set_director_plan", result["error"], trace_id=result["trace_id"])
+        return result
 
     def start_mcp(self) -> None:
         mods = ModServices(self.mods)

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from coreai.errors import CommandRejected
 from coreai.llm.stub import StubLlmClient, tool_reply
 from coreai.lua import PROGRAMMER_DEMO_TASK
 from coreai.settings import Settings
@@ -123,8 +124,8 @@ def test_external_plans_take_the_same_validation(saves_dir: Path, closing: list)
     ok = session.set_director_plan({"pressure": "raise", "mix": {"runner": 4.0}, "reason": "mcp test"})
     assert ok["ok"] is True
     knobs = session.director.knobs
-    bad = session.set_director_plan({"pressure": "raise", "mix": {"dragon": 4.0}, "reason": "hallucinated"})
-    assert bad["ok"] is False and "dragon" in bad["error"]
+    with pytest.raises(CommandRejected, match="dragon"):
+        session.set_director_plan({"pressure": "raise", "mix": {"dragon": 4.0}, "reason": "hallucinated"})
     assert session.director.knobs == knobs, "the previous plan keeps running"
     assert session.director.rejected >= 1
     state = session.director_state()
