@@ -1,5 +1,5 @@
-"""The game's own MCP wiring: ``AiSession`` with ``--mcp`` serves every tool over the real mod manager, the real
-director and the real world, driven by the SDK's client while a headless game loop runs on its own thread."""
+"""The game's own MCP wiring: ``AiSession`` with ``--mcp`` serves every tool over the real mod manager, the
+real director and the real world, driven by the SDK's client while a headless game loop runs on its own thread."""
 
 from __future__ import annotations
 
@@ -85,7 +85,7 @@ def payload(result: Any) -> Any:
 
 @pytest.mark.timeout(60)
 def test_every_tool_is_served_over_the_real_game(served: tuple[AiSession, LoopThread]) -> None:
-    session, loop = served
+    session, _loop = served
     assert session.mcp is not None and session.mcp.running
     url = session.mcp.url
 
