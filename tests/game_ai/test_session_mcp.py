@@ -1,5 +1,6 @@
 """The game's own MCP wiring: ``AiSession`` with ``--mcp`` serves every tool over the real mod manager, the
-real director and the real world, driven by the SDK's client while a headless game loop runs on its own thread."""
+real director and the real world, driven by the SDK's client while a headless game loop runs on its own
+thread."""
 
 from __future__ import annotations
 
