@@ -62,7 +62,14 @@ class AiSession:
         self.settings = settings if settings is not None else self._load_settings()
         if configure_logs:
             configure_logging(self.settings.logging, log_dir=saves_path("logs", "x").parent)
-        self.backends = setup if setup is not None else build_backends(self.settings)
+        self.backends = (
+            setup if setup is not None else build_backends(self.settings, on_progress=self._loading)
+        )
+        for role, asked in sorted(self.settings.llm.backends.items()):
+            got = self.backends.routes.get(role, asked)
+            if got != asked:
+                why = self.backends.reasons.get(asked, "not configured")
+                self.notify("warn", f"{role} uses the offline stub: {asked} unavailable ({why})")
         self.runtime = CoreAiRuntime(self.settings, backends=self.backends.registry)
         for role, backend in self.backends.routes.items():
             self.runtime.router.set_backend(role, backend)
@@ -114,6 +121,11 @@ class AiSession:
     @staticmethod
     def _spawnable(prefabs: PrefabRegistry) -> list[str]:
         return [n for n in prefabs.names if prefabs.get(n).behaviour != "boss"]
+
+    def _loading(self, fraction: float, stage: str) -> None:
+        """Model loading progress (from the model's loader thread) as on-screen notices."""
+        if fraction <= 0.0 or fraction >= 1.0 or stage.startswith("loading"):
+            self.notify("good" if fraction >= 1.0 else "info", f"local model: {stage}")
 
     def notify(self, kind: str, text: str) -> None:
         with self._notice_lock:
@@ -172,10 +184,36 @@ class AiSession:
 
     # ------------------------------------------------------------------ player-facing actions
     def cycle_director(self) -> str:
-        world = self.handle.world
-        mode = self.director.cycle_mode(world)
+        """F6: the next mode. An LLM mode is health-probed first, off the main thread; the switch happens
+        when the probe answers, and a failed probe skips that backend with a notice."""
+        modes = self.director.modes()
+        target = modes[(modes.index(self.director.mode) + 1) % len(modes)]
+        if target in ("local", "openai"):
+            self.notify("info", f"director: checking {target}...")
+            threading.Thread(target=self._probe_then_switch, args=(target,), daemon=True).start()
+            return self.director.mode
+        self._set_director_mode(target)
+        return target
+
+    def _set_director_mode(self, mode: str) -> None:
+        """Main thread only."""
+        self.director.set_mode(mode, self.handle.world)
         self.notify("info", f"director: {mode}")
-        return mode
+
+    def _probe_then_switch(self, target: str) -> None:
+        from coreai.commands import CallOnMain
+        from coreai.llm.health import probe_backend
+
+        llm = self.settings.llm
+        report = probe_backend(target, llm.local, llm.openai)
+        mode = target
+        if not report.ok:
+            modes = self.director.modes()
+            mode = modes[(modes.index(target) + 1) % len(modes)]
+            self.notify("warn", f"director: {target} failed its health probe ({report.detail}); skipped")
+        self.runtime.mainloop.post(
+            CallOnMain(fn=lambda: self._set_director_mode(mode), label="director-mode")
+        )
 
     def ask(self, role: str, text: str, on_done: Callable[[str], None] | None = None) -> TaskHandle:
         handle = self.runtime.submit(AiTaskRequest(role=role, hint=text, cancellation_scope=f"ask:{role}"))

@@ -142,3 +142,24 @@ def test_mods_get_game_events_and_act_through_the_whitelist(saves_dir: Path, clo
     assert any("Kill streak 5" in m for m in logs), logs
     result = session.mods.execute("return coreai_world_spawn('dragon', 10, 10)")
     assert not result.ok and "allowed:" in (result.error or "")
+
+
+def test_f6_cycles_modes_and_probes_llm_backends_first(saves_dir: Path, closing: list) -> None:
+    stub = offline_stub()
+    # a "local" backend whose model file is missing: the probe must fail and F6 must skip it
+    broken = Settings.model_validate(
+        {"llm": {"default_backend": "stub", "backends": {}, "local": {"model_path": "/nonexistent.gguf"}}}
+    )
+    setup = BackendSetup(registry={"stub": stub, "local": stub}, routes={})
+    session = AiSession(LaunchOptions(), settings=broken, setup=setup, configure_logs=False)
+    closing.append(session)
+    world = session.world_factory(2)
+    session.on_run_start(world)
+    assert session.director.modes() == ("static", "rules", "stub", "local")
+    assert session.cycle_director() == "stub"
+    assert session.director.mode == "stub"
+    assert session.cycle_director() == "stub", "local is probed first; the mode does not change yet"
+    play_until(session, world, lambda: session.director.mode != "stub")
+    assert session.director.mode == "static", "the failed probe skipped local"
+    notices = " ".join(text for _, text in session.pop_notices())
+    assert "local failed its health probe" in notices
