@@ -149,6 +149,9 @@ def check_tool_calls(
 _MAX_ENUM_RANGE = 64
 
 
+_MAX_GRAMMAR_REPEAT = 512
+
+
 def grammar_schema(schema: Any) -> Any:
     """A copy of ``schema`` of which a grammar can enforce more.
 
@@ -160,6 +163,13 @@ def grammar_schema(schema: Any) -> Any:
     if not isinstance(schema, dict):
         return schema
     out = {key: grammar_schema(value) for key, value in schema.items()}
+    # llama.cpp expands a length or item bound into nested optional rules; past a couple of thousand it
+    # fails to parse the grammar and the process dies (SIGSEGV, seen with maxLength 2000). Large bounds
+    # are dropped from the grammar: max_tokens still caps the reply and pydantic still validates it.
+    for key in ("maxLength", "minLength", "maxItems", "minItems"):
+        bound = out.get(key)
+        if isinstance(bound, int) and not isinstance(bound, bool) and bound > _MAX_GRAMMAR_REPEAT:
+            del out[key]
     if out.get("type") != "integer" or "enum" in out:
         return out
     lo, hi = out.get("minimum"), out.get("maximum")
