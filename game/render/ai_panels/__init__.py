@@ -1,0 +1,121 @@
+"""The in-game AI and mod UI: the F10 live director panel, the F7 mods panel, the backtick console, the F9
+Programmer task, F6 director cycling, the HUD's agent-activity line, and toasts for the announcer and every
+other session notice.
+
+``install(app, session)`` (called by ``game.ai.wiring.attach``) registers all of it on a ``GameApp`` and
+returns the ``AiPanels`` it built. Everything runs on the main thread; answers from agent worker threads are
+handed over through a ``MainThreadInbox`` drained from a frame hook (and by the console while it is open).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from arcade.types import Color
+
+from game import hotkeys as hk
+from game.director.panel import DirectorPanel
+from game.render import palette
+from game.render.ai_panels.console import ConsoleOverlay
+from game.render.ai_panels.console_model import ConsoleModel
+from game.render.ai_panels.director_panel import DirectorPanelOverlay
+from game.render.ai_panels.inbox import MainThreadInbox
+from game.render.ai_panels.mods_panel import ModsPanel
+from game.render.ai_panels.programmer import ProgrammerLauncher
+
+if TYPE_CHECKING:
+    from game.ai.session import AiSession
+    from game.app import GameApp
+    from game.sim.world import World
+
+__all__ = ["AiPanels", "install"]
+
+NOTICE_COLOURS: dict[str, Color] = {"info": palette.TEXT, "warn": palette.WARN, "good": palette.GOOD}
+NOTICE_SECONDS: dict[str, float] = {"info": 3.0, "warn": 5.0, "good": 4.0}
+
+
+@dataclass
+class AiPanels:
+    """What ``install`` built (the game keeps it alive through the hooks; tests and tools read it)."""
+
+    app: GameApp
+    session: AiSession
+    inbox: MainThreadInbox
+    director: DirectorPanelOverlay
+    mods: ModsPanel
+    console: ConsoleOverlay
+    programmer: ProgrammerLauncher
+
+    # ------------------------------------------------------------------ per frame
+    def pump(self) -> None:
+        """Run worker hand-offs and turn session notices into toasts (and console lines). Main thread."""
+        self.inbox.drain()
+        for kind, text in self.session.pop_notices():
+            shown = (
+                f"\u201c{text}\u201d"
+                if kind == "good" and text == self.session.director.last_announcer
+                else text
+            )
+            self.app.show_toast(shown, NOTICE_SECONDS.get(kind, 3.0), NOTICE_COLOURS.get(kind, palette.TEXT))
+            self.console.model.append(f"[{kind}] {text}", "warn" if kind == "warn" else "info")
+
+    def frame_hook(self, world: World, dt: float) -> None:
+        self.pump()
+
+    # ------------------------------------------------------------------ hotkeys and HUD
+    def cycle_director(self) -> str:
+        """F6: static -> rules -> each chat backend; the session's notice becomes the toast at once."""
+        mode = self.session.cycle_director()
+        self.pump()
+        return mode
+
+    def activity_line(self) -> str:
+        """The HUD's agent line: the runtime's activity plus the director mode (and a dot while it thinks)."""
+        director = self.session.director
+        world = self.app.arena.world
+        thinking = world is not None and director.panel(world).pending
+        line = self.session.runtime.activity().line()
+        return f"{line} | director: {director.mode}{' (thinking)' if thinking else ''}"
+
+    def director_data(self) -> DirectorPanel | None:
+        world = self.app.arena.world
+        return None if world is None else self.session.director.panel(world)
+
+    def open_console(self) -> None:
+        self.app.arena.input.clear()  # keys held when the console opens must not keep the ship moving
+
+
+def install(app: GameApp, session: AiSession) -> AiPanels:
+    """Register the AI panels, hotkeys, toasts and HUD line on ``app`` for ``session``."""
+    inbox = MainThreadInbox()
+    programmer = ProgrammerLauncher(session, inbox, app.show_toast)
+    model = ConsoleModel(session, inbox, programmer.start)
+    programmer.console = model
+    panels = AiPanels(
+        app=app,
+        session=session,
+        inbox=inbox,
+        director=DirectorPanelOverlay(lambda: panels.director_data()),
+        mods=ModsPanel(session.mods, app.show_toast),
+        console=ConsoleOverlay(model),
+        programmer=programmer,
+    )
+    panels.console.on_open = panels.open_console
+    app.add_panel(panels.director, hk.DIRECTOR_PANEL, "Director panel (live)")
+    app.add_panel(panels.mods)
+    app.add_panel(panels.console)  # last: on top, first to see keys
+    reg = app.hotkeys
+    reg.register(hk.MODS_PANEL, "Mods panel", lambda: _toggle_mods(panels))
+    reg.register(hk.CONSOLE, "Console (Lua, /ask, /help)", panels.console.toggle)
+    reg.register(hk.PROGRAMMER_TASK, "Programmer task (writes and runs Lua)", programmer.on_hotkey)
+    reg.register(hk.DIRECTOR_BACKEND, "Cycle director: static / rules / backends", panels.cycle_director)
+    app.arena.frame_hooks.append(panels.frame_hook)
+    app.arena.activity_source = panels.activity_line
+    return panels
+
+
+def _toggle_mods(panels: AiPanels) -> None:
+    panels.mods.visible = not panels.mods.visible
+    if panels.mods.visible:
+        panels.mods.refresh(force=True)
