@@ -321,8 +321,8 @@ class GameApp:
     # ------------------------------------------------------------------ chrome (drawn by every view)
     def draw_chrome(self) -> None:
         w, h = self.window.width, self.window.height
-        self.toasts.draw(w, h)
         self.overlays.draw(w, h)
+        self.toasts.draw(w, h)  # above the panels: a notice is never hidden by an open console
 
     def update_chrome(self, dt: float) -> None:
         self.toasts.update(dt)

@@ -40,6 +40,7 @@ from game.director.runner import attach_trajectory
 from game.director.trajectory import TrajectoryWriter
 from game.options import LaunchOptions
 from game.sim import events as ev
+from game.sim.config import DT
 from game.sim.prefabs import PrefabRegistry
 from game.sim.world import World
 
@@ -87,6 +88,7 @@ class AiSession:
             events=self.runtime.events,
         )
         self._mods_loaded = False
+        self._mod_time = 0.0  # game seconds stepped since the mods last ticked
         # director: static, rules, and one mode per chat backend
         prefabs = PrefabRegistry.load()
         self.capture = PlanCapture()
@@ -161,13 +163,17 @@ class AiSession:
 
     def on_tick(self, world: World, events: list[ev.Event]) -> None:
         self.director.on_tick(world)
+        self._mod_time += DT
         if self._mods_loaded:
             dispatch_events(self.mods, events)
 
     def on_frame(self, world: World, dt: float) -> None:
+        """Once per frame. Mods' ``on_tick`` and timers advance by the game time of this frame's ticks
+        (``after(5, f)`` means five seconds of play), within one per-frame Lua budget."""
         self.runtime.drain()
         if self._mods_loaded:
-            self.mods.tick(dt)
+            self.mods.tick(self._mod_time)
+            self._mod_time = 0.0
             for notice in self.mods.drain_notices():
                 kind = "warn" if notice.kind in ("revert", "quarantine", "load_failed") else "info"
                 self.notify(kind, f"[{notice.mod}] {notice.text}")
