@@ -1,5 +1,5 @@
-"""Large length/item bounds must never reach llama.cpp's grammar: past ~2,000 it fails to parse the grammar and
-the whole process dies with SIGSEGV (seen with the memory tool's 4,000-character ``content``)."""
+"""Large length/item bounds must never reach llama.cpp's grammar: past ~2,000 it fails to parse the grammar
+and the whole process dies with SIGSEGV (seen with the memory tool's 4,000-character ``content``)."""
 
 from __future__ import annotations
 
@@ -47,6 +47,8 @@ client.close()
 
 @pytest.mark.real_llm
 def test_a_tool_with_a_huge_string_bound_does_not_crash_the_process() -> None:
-    out = subprocess.run([sys.executable, "-c", SCRIPT], cwd=REPO, capture_output=True, text=True, timeout=120)
+    out = subprocess.run(
+        [sys.executable, "-c", SCRIPT], cwd=REPO, capture_output=True, text=True, timeout=120
+    )
     assert out.returncode == 0, f"exit {out.returncode}: {out.stderr[-500:]}"
     assert "completed" in out.stdout
