@@ -65,6 +65,10 @@ class Orchestrator:
             if tool.name not in cfg.tools:
                 self.roles[role] = replace(cfg, tools=(*cfg.tools, tool.name))
 
+    def set_extra_prompt(self, role: str, text: str) -> None:
+        """The builder layer of ``role``'s prompt: stable text that joins the cached prefix."""
+        self.roles[role] = replace(self.role_config(role), extra_prompt=text)
+
     def role_config(self, role: str) -> RoleConfig:
         return self.roles.get(role) or generic_role(role)
 

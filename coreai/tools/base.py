@@ -35,6 +35,9 @@ class Tool:
     args_model: type[BaseModel]
     invoke: Callable[[Any, ToolContext], Any]
     mutating: bool = False
+    # A successful call of a terminal tool is the task's answer: the loop ends there, without another
+    # model turn (the director's set_director_plan: nothing the model says afterwards is used).
+    terminal: bool = False
 
     @cached_property
     def _schema_text(self) -> str:

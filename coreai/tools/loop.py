@@ -1,9 +1,9 @@
 """The tool-calling loop: ask the model, run the tools it asks for, feed the results back, repeat.
 
-It stops when the model answers without tool calls, or when the roundtrip cap or the consecutive-failure
-guard is hit; in those two cases the model gets exactly one final turn with tools disabled to summarise in
-plain text. Old tool exchanges are trimmed as the conversation grows. Only visible content is kept: any
-``<think>`` span or reasoning channel is dropped before it can reach history, memory or the result.
+It stops when the model answers without tool calls, right after a successful call of a ``terminal`` tool,
+or when the roundtrip cap or the consecutive-failure guard is hit; in those two cases the model gets
+exactly one final turn with tools disabled to summarise in plain text. Old tool exchanges are trimmed as
+the conversation grows. Only visible content is kept: any ``<think>`` span or reasoning channel is dropped before it can reach history, memory or the result.
 """
 
 from __future__ import annotations
@@ -114,6 +114,10 @@ class ToolLoop:
                 for o in outcomes
             )
             history = trim_tool_history(history, self.config.max_tool_history_messages)
+            done = [o for o in outcomes if o.ok and o.tool in tools and tools[o.tool].terminal]
+            if done:
+                text = visible or f"{done[-1].tool} done"
+                return LoopOutcome(text, "answered", rounds, tuple(policy.outcomes), backend, usage)
             if policy.should_abort():
                 stop = "tool_errors"
                 _log.warning(

@@ -53,6 +53,14 @@ class PlanCapture:
             return self._plans.pop(trace_id, None)
 
 
+def install_director_tools(
+    runtime: CoreAiRuntime, prefabs: Collection[str], events: Collection[str], capture: PlanCapture
+) -> None:
+    """Give the Creator role the plan tool, and the director brief as its stable (cached) builder prompt."""
+    runtime.orchestrator.add_tool(plan_tool(prefabs, events, capture), roles=("Creator",))
+    runtime.orchestrator.set_extra_prompt("Creator", _brief())
+
+
 def plan_tool(prefabs: Collection[str], events: Collection[str], capture: PlanCapture) -> Tool:
     schema = plan_json_schema(prefabs, events)
 
@@ -87,6 +95,7 @@ def plan_tool(prefabs: Collection[str], events: Collection[str], capture: PlanCa
         args_model=PlanArgs,
         invoke=invoke,
         mutating=True,
+        terminal=True,
     )
 
 
@@ -98,7 +107,6 @@ class AgentPlanSource:
         self.backend = backend
         self.name = backend
         self.capture = capture
-        self._brief = _brief()
 
     def request(self, req: PlanRequest) -> Future[PlanReply]:
         future: Future[PlanReply] = Future()
@@ -113,7 +121,7 @@ class AgentPlanSource:
                     cancellation_scope=SCOPE,
                     trace_id=req.trace_id,
                     allowed_tools=[TOOL_NAME, "memory"],
-                    instructions=self._brief + "\n\nSituation (JSON):\n" + req.situation.model_dump_json(),
+                    instructions="Situation (JSON):\n" + req.situation.model_dump_json(),
                 )
             )
         except CoreAIError as exc:

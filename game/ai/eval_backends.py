@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from coreai.settings import Settings, load_settings
 from game.ai.backends import build_backends
-from game.ai.director_agent import AgentPlanSource, PlanCapture, plan_tool
+from game.ai.director_agent import AgentPlanSource, PlanCapture, install_director_tools
 from game.director.events import EventRegistry
 from game.director.source import PlanSource
 from game.eval.decisions import register_backend
@@ -26,7 +26,7 @@ def agent_source(name: str, settings: Settings | None = None) -> PlanSource:
     capture = PlanCapture()
     prefabs = PrefabRegistry.load()
     spawnable = [n for n in prefabs.names if prefabs.get(n).behaviour != "boss"]
-    runtime.orchestrator.add_tool(plan_tool(spawnable, EventRegistry().names(), capture), roles=("Creator",))
+    install_director_tools(runtime, spawnable, EventRegistry().names(), capture)
     return AgentPlanSource(runtime, name, capture)
 
 

@@ -27,7 +27,7 @@ from coreai.runtime import CoreAiRuntime
 from coreai.settings import Settings, load_settings
 from coreai.taskqueue import QueuedOrchestrator, TaskHandle
 from game.ai.backends import BackendSetup, build_backends
-from game.ai.director_agent import AgentPlanSource, PlanCapture, plan_tool
+from game.ai.director_agent import AgentPlanSource, PlanCapture, install_director_tools
 from game.ai.lua_bridge import MainThreadLuaRunner, ProgrammerRunner, execute_lua_tool
 from game.ai.mod_events import dispatch_events
 from game.ai.mod_services import ModServices
@@ -100,9 +100,8 @@ class AiSession:
             self.director.set_mode(options.director)
         else:
             self.notify("warn", f"director mode '{options.director}' is unavailable; using rules")
-        self.runtime.orchestrator.add_tool(
-            plan_tool(self._spawnable(prefabs), self.director.events.names(), self.capture),
-            roles=("Creator",),
+        install_director_tools(
+            self.runtime, self._spawnable(prefabs), self.director.events.names(), self.capture
         )
         self.prefabs = prefabs
         self.trajectory: TrajectoryWriter | None = None

@@ -298,3 +298,19 @@ def test_empty_arguments_mean_an_empty_object(content: str):
     policy = ToolCallPolicy({"ping": tool}, {"ping"}, ToolContext("t", "Chat"))
     (out,) = policy.run_turn([ToolCall("c", "ping", content)])
     assert out.ok and out.result == "pong"
+
+
+def test_a_successful_terminal_tool_ends_the_task_without_another_turn():
+    rec = Recorder()
+    final = rec.tool("submit", mutating=True)
+    terminal = Tool(final.name, final.description, final.args_model, final.invoke, True, terminal=True)
+    failing = rec.tool("broken", fail=True)
+    script = [
+        tool_reply(("broken", {"n": 1})),  # a failed call does not end the task
+        tool_reply(("submit", {"n": 2}), content="submitting"),
+        "never asked",
+    ]
+    outcome, stub = run_loop(script, [terminal, failing])
+    assert outcome.stop_reason == "answered" and outcome.content == "submitting"
+    assert outcome.rounds == 2 and len(stub.requests) == 2
+    assert rec.calls == [("broken", 1), ("submit", 2)]
