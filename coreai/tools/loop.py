@@ -3,7 +3,8 @@
 It stops when the model answers without tool calls, right after a successful call of a ``terminal`` tool,
 or when the roundtrip cap or the consecutive-failure guard is hit; in those two cases the model gets
 exactly one final turn with tools disabled to summarise in plain text. Old tool exchanges are trimmed as
-the conversation grows. Only visible content is kept: any ``<think>`` span or reasoning channel is dropped before it can reach history, memory or the result.
+the conversation grows. Only visible content is kept: any ``<think>`` span or reasoning channel is
+dropped before it can reach history, memory or the result.
 """
 
 from __future__ import annotations
