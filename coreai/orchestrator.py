@@ -125,6 +125,7 @@ class Orchestrator:
                 max_tokens=cfg.max_tokens,
                 temperature=cfg.temperature,
                 timeout_s=self.llm_timeout_s,
+                force_tool=request.force_tool,
             )
             if cancel.is_set():
                 raise TaskCancelled("task cancelled", scope=request.cancellation_scope, trace_id=trace_id)

@@ -32,6 +32,11 @@ class AiTaskRequest(BaseModel):
     instructions: str | None = Field(
         default=None, max_length=20_000, description="Request-only instructions."
     )
+    force_tool: str | None = Field(
+        default=None,
+        max_length=64,
+        description="Make the model call this (allowed) tool: a grammar forces it on local models.",
+    )
 
 
 @dataclass(frozen=True)

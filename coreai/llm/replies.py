@@ -150,13 +150,15 @@ _MAX_ENUM_RANGE = 64
 
 
 _MAX_GRAMMAR_REPEAT = 512
+_NUMBER_GRID = 11
 
 
 def grammar_schema(schema: Any) -> Any:
     """A copy of ``schema`` of which a grammar can enforce more.
 
     llama.cpp's schema grammar ignores numeric bounds; a bounded integer range of at most 64 values is
-    rewritten as an enum, which it does enforce. Everything else is kept (enums, ``maxItems``, lengths).
+    rewritten as an enum, which it does enforce, and a bounded number as 11 evenly spaced choices.
+    Length and item bounds up to 512 are kept; larger ones are dropped (see below).
     """
     if isinstance(schema, list):
         return [grammar_schema(item) for item in schema]
@@ -170,6 +172,8 @@ def grammar_schema(schema: Any) -> Any:
         bound = out.get(key)
         if isinstance(bound, int) and not isinstance(bound, bool) and bound > _MAX_GRAMMAR_REPEAT:
             del out[key]
+    if out.get("type") == "number" and "enum" not in out:
+        return _number_grid(out)
     if out.get("type") != "integer" or "enum" in out:
         return out
     lo, hi = out.get("minimum"), out.get("maximum")
@@ -180,6 +184,16 @@ def grammar_schema(schema: Any) -> Any:
     if isinstance(lo, int | float) and isinstance(hi, int | float) and 0 <= hi - lo <= _MAX_ENUM_RANGE:
         out["enum"] = list(range(math.ceil(lo), math.floor(hi) + 1))
     return out
+
+
+def _number_grid(schema: dict[str, Any]) -> dict[str, Any]:
+    """A bounded number becomes a choice of evenly spaced values: llama.cpp's number grammar allows
+    unlimited digits, and small models were seen writing ``1.0000000...`` until max_tokens cut the JSON."""
+    lo, hi = schema.get("minimum"), schema.get("maximum")
+    if not (isinstance(lo, int | float) and isinstance(hi, int | float)) or not hi > lo:
+        return schema
+    values = sorted({round(lo + (hi - lo) * i / (_NUMBER_GRID - 1), 3) for i in range(_NUMBER_GRID)})
+    return {**schema, "enum": values}
 
 
 def reply_char_cap(max_tokens: int) -> int:

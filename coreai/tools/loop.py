@@ -76,15 +76,17 @@ class ToolLoop:
         max_tokens: int = 256,
         temperature: float = 0.2,
         timeout_s: float | None = None,
+        force_tool: str | None = None,
     ) -> LoopOutcome:
         specs = tuple(t.spec() for t in canonical_order(tools.values()) if t.name in available)
+        forced = force_tool if force_tool and any(s.name == force_tool for s in specs) else None
         policy = ToolCallPolicy(tools, available, ctx, self.config, self.events)
         base = LlmRequest(
             messages=(),
             role=ctx.role,
             trace_id=ctx.trace_id,
             tools=specs,
-            tool_choice="auto" if specs else "none",
+            tool_choice=forced or ("auto" if specs else "none"),
             max_tokens=max_tokens,
             temperature=temperature,
             timeout_s=timeout_s,

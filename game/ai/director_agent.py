@@ -1,11 +1,11 @@
 """The director's LLM path: a ``PlanSource`` that asks the Creator role through the coreai orchestrator.
 
-Each request becomes an ``AiTaskRequest`` with cancellation scope ``director`` (latest wins: a newer request
-cancels the older running one), the situation as the request instructions, and only the
-``set_director_plan`` tool (plus ``memory``). The tool checks the plan's shape so the model can correct itself
-within its round trips, and captures what it proposed; the director validates, clamps and applies the
-captured plan on the main thread, counting a rejection and keeping the previous plan. The model never
-touches the game directly.
+Each request becomes an ``AiTaskRequest`` with cancellation scope ``director`` (latest wins: a newer
+request cancels the older running one), the situation as the request instructions, and only the
+``set_director_plan`` tool, forced (a grammar on local models) and terminal (no summary turn after it).
+The tool checks the plan's shape so the model can correct itself within its round trips, and captures what
+it proposed; the director validates, clamps and applies the captured plan on the main thread, counting a
+rejection and keeping the previous plan. The model never touches the game directly.
 """
 
 from __future__ import annotations
@@ -120,7 +120,8 @@ class AgentPlanSource:
                     priority=5,
                     cancellation_scope=SCOPE,
                     trace_id=req.trace_id,
-                    allowed_tools=[TOOL_NAME, "memory"],
+                    allowed_tools=[TOOL_NAME],
+                    force_tool=TOOL_NAME,
                     instructions="Situation (JSON):\n" + req.situation.model_dump_json(),
                 )
             )

@@ -314,3 +314,20 @@ def test_a_successful_terminal_tool_ends_the_task_without_another_turn():
     assert outcome.stop_reason == "answered" and outcome.content == "submitting"
     assert outcome.rounds == 2 and len(stub.requests) == 2
     assert rec.calls == [("broken", 1), ("submit", 2)]
+
+
+def test_a_forced_tool_is_requested_by_name():
+    rec = Recorder()
+    submit = rec.tool("submit", mutating=True)
+    terminal = Tool(submit.name, submit.description, submit.args_model, submit.invoke, True, terminal=True)
+    other = rec.tool("other")
+    stub = StubLlmClient([tool_reply(("submit", {"n": 3}))])
+    loop = ToolLoop(stub, ToolPolicyConfig())
+    messages = [ChatMessage(role="user", content="go")]
+    tools = {t.name: t for t in (terminal, other)}
+    outcome = loop.run(messages, tools, set(tools), ToolContext("tr-2", "Creator"), force_tool="submit")
+    assert stub.requests[0].tool_choice == "submit"
+    assert outcome.rounds == 1 and rec.calls == [("submit", 3)]
+    unknown = ToolLoop(StubLlmClient(["fine"]), ToolPolicyConfig())
+    unknown.run(messages, tools, {"other"}, ToolContext("tr-3", "Creator"), force_tool="submit")
+    assert unknown.llm.requests[0].tool_choice == "auto", "a tool outside this request's set is not forced"

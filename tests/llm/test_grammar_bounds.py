@@ -52,3 +52,11 @@ def test_a_tool_with_a_huge_string_bound_does_not_crash_the_process() -> None:
     )
     assert out.returncode == 0, f"exit {out.returncode}: {out.stderr[-500:]}"
     assert "completed" in out.stdout
+
+
+def test_bounded_numbers_become_a_grid_of_choices() -> None:
+    out = grammar_schema({"type": "number", "minimum": 0.25, "maximum": 3.0})
+    assert out["enum"][0] == 0.25 and out["enum"][-1] == 3.0 and len(out["enum"]) == 11
+    assert all(0.25 <= v <= 3.0 for v in out["enum"])
+    unbounded = {"type": "number", "minimum": 0}
+    assert grammar_schema(unbounded) == unbounded
