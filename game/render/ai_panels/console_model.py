@@ -42,6 +42,9 @@ HELP = (
     "/backend <role> <name>  switch a role's backend (stub, local, openai); probed first",
     "/prog <task>            have the Programmer write and run Lua (F9 runs the demo task)",
     "/routes                 which backend each role uses",
+    "/logs <mod> [n]         a mod's last n log lines (print, warn, error, faults)",
+    "/log level <LEVEL>      console log level now (DEBUG, INFO, WARNING...)",
+    "/log features <a,b|all> which feature tags log (llm, lua, world, director, mcp, metrics, game)",
     "/clear                  clear this scrollback",
     "Up/Down: input history   PgUp/PgDn: scroll   Esc or `: close",
 )
@@ -214,11 +217,42 @@ class ConsoleModel:
                 self.append("usage: /prog <task>   (F9 runs the demo task)", "warn")
             else:
                 self.start_programmer(rest)
+        elif name == "logs":
+            self._mod_logs(rest)
+        elif name == "log":
+            self._log_settings(rest)
         elif name == "routes":
             routes = self.session.runtime.router.routes()
             self.append("  ".join(f"{r}={b}" for r, b in sorted(routes.items())) or "(no routes)", "info")
         else:
             self.append(f"unknown command /{name}; /help lists them", "warn")
+
+    def _mod_logs(self, rest: str) -> None:
+        parts = rest.split()
+        if not parts or (len(parts) > 1 and not parts[1].isdigit()):
+            self.append("usage: /logs <mod> [n]", "warn")
+            return
+        limit = int(parts[1]) if len(parts) > 1 else 10
+        entries = self.session.mods.logs(parts[0], limit=limit)
+        for e in entries:
+            self.append(str(e), "error" if e.level in ("error", "fault") else "output")
+        if not entries:
+            self.append(f"no log lines for '{parts[0]}'", "info")
+
+    def _log_settings(self, rest: str) -> None:
+        from coreai import logging as corelog
+
+        what, _, value = rest.partition(" ")
+        value = value.strip()
+        if what == "level" and value:
+            corelog.set_level(value.upper())  # type: ignore[arg-type]
+            self.append(f"log level is now {value.upper()}", "info")
+        elif what == "features" and value:
+            features = None if value == "all" else [f.strip() for f in value.split(",") if f.strip()]
+            corelog.set_features(features)  # type: ignore[arg-type]
+            self.append(f"logging features: {value}", "info")
+        else:
+            self.append("usage: /log level <LEVEL> | /log features <a,b|all>", "warn")
 
     def roles(self) -> list[str]:
         return sorted({*BUILTIN_ROLES, *self.session.runtime.router.routes()})
