@@ -249,7 +249,7 @@ class ConsoleModel:
             self.append(f"log level is now {value.upper()}", "info")
         elif what == "features" and value:
             features = None if value == "all" else [f.strip() for f in value.split(",") if f.strip()]
-            corelog.set_features(features)  # type: ignore[arg-type]
+            corelog.set_features(features)
             self.append(f"logging features: {value}", "info")
         else:
             self.append("usage: /log level <LEVEL> | /log features <a,b|all>", "warn")
