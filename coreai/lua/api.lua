@@ -88,7 +88,7 @@ function env.coreai_world_destroy(id)
 end
 
 -- ------------------------------------------------------------------ game: state, params
-local py_state, py_set, py_params = py.state, py.set, py.params
+local py_state, py_set, py_params, py_event = py.state, py.set, py.params, py.event
 local state_gen, state_cache = -1, nil
 
 local game = {}
@@ -112,6 +112,16 @@ function game.params()
   local ok, t = py_params()
   if not ok then raise(t) end
   return freeze(t, "game.params()")
+end
+
+-- Offer a named event to the AI director; when it fires, every mod's on_director_event(name) runs.
+function game.director_event(name, description, cooldown_s)
+  str("game.director_event", "name", name, 32)
+  str("game.director_event", "description", description or "", 120)
+  cooldown_s = cooldown_s or 30
+  num("game.director_event", "cooldown_s", cooldown_s)
+  local ok, err = py_event(name, description or "", cooldown_s)
+  if not ok then raise(err) end
 end
 
 env.game = readonly(game, "game")

@@ -87,6 +87,7 @@ class ModBridge:
             "state": self._state,
             "set": self._set,
             "params": self._params,
+            "event": self._event,
             "log": self._log,
             "report": self._report,
             "storage_get": self._storage_get,
@@ -164,6 +165,15 @@ class ModBridge:
     def _params(self) -> Result:
         bounds = self.host.params()
         return True, self.to_lua({k: {"min": float(lo), "max": float(hi)} for k, (lo, hi) in bounds.items()})
+
+    def _event(self, name: Any, description: Any, cooldown_s: Any) -> Result:
+        if not isinstance(name, str) or not isinstance(description, str) or not self._finite(cooldown_s):
+            return False, "game.director_event(name, description [, cooldown_s]): bad arguments"
+        register = getattr(self.host, "register_event", None)
+        if register is None:
+            return False, "game.director_event: this game has no director events"
+        register(name, description[:120], float(cooldown_s), source=self.source)
+        return (True,)
 
     # ------------------------------------------------------------------ output
     def _log(self, level: Any, text: Any) -> Result:

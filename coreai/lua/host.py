@@ -39,3 +39,11 @@ class ModHost(Protocol):
     def set_param(self, name: str, value: float, *, source: str) -> float:
         """Set a declared param (the sandbox already clamped it into bounds); return the applied value."""
         ...
+
+
+@runtime_checkable
+class DirectorEventHost(Protocol):
+    """Optional: a host that also lets mods offer named events to the AI director (``game.director_event``).
+    When the director fires one, the game dispatches ``on_director_event(name)`` to the mods."""
+
+    def register_event(self, name: str, description: str, cooldown_s: float, *, source: str) -> None: ...

@@ -49,7 +49,14 @@ from coreai.paths import ASSETS_DIR, saves_root
 
 log = logger.bind(feature="lua", trace_id=None)
 
-HOOKS = ("on_wave_start", "on_wave_end", "on_enemy_spawned", "on_enemy_killed", "on_player_damaged")
+HOOKS = (
+    "on_wave_start",
+    "on_wave_end",
+    "on_enemy_spawned",
+    "on_enemy_killed",
+    "on_player_damaged",
+    "on_director_event",
+)
 
 
 class ModManager:

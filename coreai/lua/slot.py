@@ -94,6 +94,7 @@ class ModSlot:
             "on_enemy_spawned",
             "on_enemy_killed",
             "on_player_damaged",
+            "on_director_event",
         )
         return {
             "name": self.name,

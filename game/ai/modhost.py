@@ -7,17 +7,23 @@ logged with the mod as the producer.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from coreai.commands import Destroy, Move, Spawn
+from coreai.errors import CommandRejected
 from coreai.mainloop import MainLoopQueue
 from game.bindings import WorldHandle
 
 
+EventSink = Callable[[str, str, float, str], None]
+
+
 class GameModHost:
-    def __init__(self, handle: WorldHandle, queue: MainLoopQueue) -> None:
+    def __init__(self, handle: WorldHandle, queue: MainLoopQueue, on_event: EventSink | None = None) -> None:
         self.handle = handle
         self.queue = queue
+        self.on_event = on_event
 
     def spawn(self, prefab: str, x: float, y: float, count: int, *, source: str) -> list[int]:
         ids: list[int] = self.queue.apply_now(Spawn(prefab=prefab, x=x, y=y, count=count, agent=source))
@@ -37,3 +43,9 @@ class GameModHost:
 
     def set_param(self, name: str, value: float, *, source: str) -> float:
         return self.handle.world.set_param(name, value)
+
+    def register_event(self, name: str, description: str, cooldown_s: float, *, source: str) -> None:
+        """``game.director_event``: offer a named event to the director (and its LLM's plan schema)."""
+        if self.on_event is None:
+            raise CommandRejected("director_event", "this game has no director")
+        self.on_event(name, description, cooldown_s, source)

@@ -79,7 +79,9 @@ class AiSession:
         self.runtime.bindings.register_world(executor)
         self.runtime.bindings.register_state(executor)
         # Lua
-        self.mods = ModManager(GameModHost(self.handle, self.runtime.mainloop), settings=self.settings.lua)
+        self._mod_events: dict[str, tuple[str, float, str]] = {}  # name -> (description, cooldown, source)
+        host = GameModHost(self.handle, self.runtime.mainloop, on_event=self.register_mod_event)
+        self.mods = ModManager(host, settings=self.settings.lua)
         self.lua = MainThreadLuaRunner(self.runtime.mainloop, self.mods)
         self.runtime.orchestrator.add_tool(execute_lua_tool(self.lua), roles=("Programmer", "Chat"))
         self.programmer = QueuedOrchestrator(
@@ -143,7 +145,36 @@ class AiSession:
         """A new run gets a new director (fresh telemetry and pacing) in the current mode."""
         mode = self.director.mode
         self.director = Director(mode, seed=seed, sources=self.plan_sources, memory=self.director.memory)
+        for name, (description, cooldown, _) in self._mod_events.items():
+            self._register_on_director(name, description, cooldown)
         return World(seed=seed, spawner=self.director.spawner)
+
+    # ------------------------------------------------------------------ mod events for the director
+    def register_mod_event(self, name: str, description: str, cooldown_s: float, source: str) -> None:
+        """A mod's ``game.director_event``: the director may now fire ``name`` (plans name it in ``event``);
+        firing it dispatches ``on_director_event(name)`` to the mods. Built-in events cannot be replaced."""
+        if name in self._mod_events:
+            if self._mod_events[name][2] != source:
+                raise CommandRejected(
+                    "director_event", f"event '{name}' belongs to {self._mod_events[name][2]}"
+                )
+        elif name in self.director.events.names():
+            raise CommandRejected("director_event", f"'{name}' is a built-in director event")
+        self._mod_events[name] = (description, cooldown_s, source)
+        self._register_on_director(name, description, cooldown_s)
+        self._refresh_plan_tool()
+        log.info("{} offers the director event '{}'", source, name)
+
+    def _register_on_director(self, name: str, description: str, cooldown_s: float) -> None:
+        def fire(world: World, placer: object) -> None:
+            self.mods.dispatch("on_director_event", name)
+
+        self.director.events.register(name, fire, cooldown_s=cooldown_s, description=description)
+
+    def _refresh_plan_tool(self) -> None:
+        """The LLM's plan schema lists the events by name: rebuild the tool when the list changes."""
+        events = self.director.events.names()
+        install_director_tools(self.runtime, self._spawnable(self.prefabs), events, self.capture)
 
     def on_run_start(self, world: World) -> None:
         self.handle.world = world

@@ -163,3 +163,26 @@ def test_f6_cycles_modes_and_probes_llm_backends_first(saves_dir: Path, closing:
     assert session.director.mode == "static", "the failed probe skipped local"
     notices = " ".join(text for _, text in session.pop_notices())
     assert "local failed its health probe" in notices
+
+
+def test_a_mod_offers_the_director_an_event_that_plans_can_fire(saves_dir: Path, closing: list) -> None:
+    session, world = make_session()
+    closing.append(session)
+    assert "meteor_storm" in session.director.events.names(), "meteor_shower registered its event on load"
+    schema = session.runtime.orchestrator.tools["set_director_plan"].schema()
+    assert "meteor_storm" in schema["properties"]["event"]["enum"], "the LLM's plan schema lists it"
+    play_until(session, world, lambda: world.tick > 30)
+    runners = world.game_state()["enemies_by_prefab"].get("runner", 0)
+    plan = {"pressure": "hold", "event": "meteor_storm", "reason": "test the mod event"}
+    assert session.set_director_plan(plan)["ok"] is True
+    logs = lambda: [e.message for e in session.mods.logs("meteor_shower", limit=50)]  # noqa: E731
+    play_until(session, world, lambda: any("meteors" in m for m in logs()), max_s=30)
+    assert any("director calls down a meteor storm" in m for m in logs())
+    assert world.game_state()["enemies_by_prefab"].get("runner", 0) > runners or world.stats.kills > 0
+    with pytest.raises(CommandRejected, match="built-in"):
+        session.register_mod_event("swarm", "mine now", 10, "mod:evil")
+    with pytest.raises(CommandRejected, match="belongs to"):
+        session.register_mod_event("meteor_storm", "mine now", 10, "mod:evil")
+    # a new run's director still knows the mod's event
+    session.world_factory(8)
+    assert "meteor_storm" in session.director.events.names()

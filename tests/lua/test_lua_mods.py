@@ -163,3 +163,17 @@ def test_on_tick_is_throttled_to_tick_hz(manager: ModManager, mods_root: Path, c
     calls, total = manager.execute("return calls, total", mod="ticker").values
     assert 59 <= calls <= 61
     assert total == pytest.approx(1.0, abs=1 / 60)
+
+
+def test_director_events_need_a_host_that_offers_them(manager: ModManager, host: FakeHost) -> None:
+    refused = manager.execute("game.director_event('storm', 'a storm')")
+    assert not refused.ok and "no director events" in (refused.error or "")
+    offered: list[tuple[str, str, float, str]] = []
+    host.register_event = lambda name, desc, cooldown, *, source: offered.append(  # type: ignore[attr-defined]
+        (name, desc, cooldown, source)
+    )
+    ok = manager.execute("game.director_event('storm', 'a storm', 12)")
+    assert ok.ok, ok.error
+    assert offered == [("storm", "a storm", 12.0, "console:console")]
+    bad = manager.execute("game.director_event(42)")
+    assert not bad.ok and "bad argument 'name'" in (bad.error or "")

@@ -1,6 +1,8 @@
 -- Meteor shower (Mod API v1): timed hazards that spawn enemies.
 -- From wave FIRST_WAVE on, every INTERVAL seconds: a warning, then WARNING seconds later
 -- 3..6 "meteors" (fast runners) crash down in a ring around the player.
+-- It also offers the AI director a "meteor_storm" event: a shower on demand, whenever the director
+-- decides the player needs one (at most once every 40 s).
 
 local util = include("util.lua")
 
@@ -33,6 +35,14 @@ end
 
 function on_load()
   every(INTERVAL, shower)
+  -- pcall: a game without a director (or an older one) still runs the timed showers
+  pcall(game.director_event, "meteor_storm", "a meteor shower of runners around the player, now", 40)
+end
+
+function on_director_event(name)
+  if name ~= "meteor_storm" then return end
+  report("The director calls down a meteor storm!")
+  after(WARNING, impact)
 end
 
 function on_wave_start(w)
