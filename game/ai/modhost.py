@@ -15,7 +15,6 @@ from coreai.errors import CommandRejected
 from coreai.mainloop import MainLoopQueue
 from game.bindings import WorldHandle
 
-
 EventSink = Callable[[str, str, float, str], None]
 
 
