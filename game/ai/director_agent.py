@@ -135,7 +135,16 @@ class AgentPlanSource:
             try:
                 result = h.result(0)
             except BaseException as exc:  # cancelled or failed: the director counts it, keeps its plan
-                future.set_exception(exc)
+                proposed = self.capture.pop(req.trace_id)
+                if proposed is not None and not h.cancel_event.is_set():
+                    # the model kept proposing a plan the tool refused: let the director judge (and count)
+                    # the last one as a rejection rather than a backend failure
+                    latency = time.perf_counter() - started
+                    future.set_result(
+                        PlanReply(json.dumps(proposed), proposed, self.backend, latency, req.trace_id)
+                    )
+                else:
+                    future.set_exception(exc)
                 return
             plan = self.capture.pop(req.trace_id)
             raw = json.dumps(plan) if plan is not None else result.content

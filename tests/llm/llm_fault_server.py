@@ -167,6 +167,21 @@ def _tools_without_index(h: _Handler, body: dict[str, Any]) -> None:
     )
 
 
+def _director_tool(arguments: dict[str, Any]) -> Callable[[_Handler, dict[str, Any]], None]:
+    """A streamed ``set_director_plan`` call with these arguments (the director's real tool)."""
+
+    def reply(h: _Handler, body: dict[str, Any]) -> None:
+        call = {
+            "index": 0,
+            "id": "call_1",
+            "type": "function",
+            "function": {"name": "set_director_plan", "arguments": json.dumps(arguments)},
+        }
+        h.sse([chunk(tool_calls=[call]), chunk(finish="tool_calls")])
+
+    return reply
+
+
 def _hang(h: _Handler, body: dict[str, Any]) -> None:
     time.sleep(3.0)
     _ok(h, body)
@@ -175,6 +190,11 @@ def _hang(h: _Handler, body: dict[str, Any]) -> None:
 SCENARIOS: dict[str, Callable[[_Handler, dict[str, Any]], None]] = {
     "ok": _ok,
     "plan": _plan,
+    "director-ok": _director_tool({"pressure": "raise", "mix": {"runner": 4.0}, "reason": "faster foes"}),
+    "director-fake-prefab": _director_tool(
+        {"pressure": "raise", "mix": {"dragon_king": 4.0}, "reason": "a prefab that does not exist"}
+    ),
+    "director-bad-types": _director_tool({"pressure": "maximum", "elite_chance": "lots", "reason": 7}),
     "slow": _slow,
     "hang": _hang,
     "schema-rejected": _schema_rejected,
