@@ -27,7 +27,7 @@ def run_headless_cli(options: LaunchOptions, seed: int) -> RunSummary:
     from game.headless import run_headless
     from game.sim.config import DT
 
-    session = AiSession(options)
+    session = AiSession(options, configure_logs=False)  # run() already set headless logging
     try:
         world = session.world_factory(seed)
         session.on_run_start(world)
@@ -43,6 +43,20 @@ def run_headless_cli(options: LaunchOptions, seed: int) -> RunSummary:
         session.close()
 
 
+def _quiet_logging() -> None:
+    """Headless runs are for bots, scripts and benchmarks: warnings on the console, the rest in the log file."""
+    from coreai.errors import SettingsError
+    from coreai.logging import configure_logging
+    from coreai.settings import Settings, load_settings
+
+    try:
+        settings = load_settings()
+    except SettingsError as exc:
+        log.warning("settings file rejected, using defaults: {}", exc)
+        settings = Settings()
+    configure_logging(settings.logging.model_copy(update={"level": "WARNING"}))
+
+
 def run(options: LaunchOptions) -> int:
     if options.replay is not None:
         from game.director.replay import replay
@@ -55,6 +69,7 @@ def run(options: LaunchOptions) -> int:
     if options.headless:
         from game.saves import SaveStore
 
+        _quiet_logging()
         summary = run_headless_cli(options, seed)
         store = SaveStore()
         for warning in store.warnings:
