@@ -44,7 +44,7 @@ def run_headless_cli(options: LaunchOptions, seed: int) -> RunSummary:
 
 
 def _quiet_logging() -> None:
-    """Headless runs are for bots, scripts and benchmarks: warnings on the console, the rest in the log file."""
+    """Headless runs are for bots, scripts and benchmarks: warnings on the console, all else in the log."""
     from coreai.errors import SettingsError
     from coreai.logging import configure_logging
     from coreai.settings import Settings, load_settings
