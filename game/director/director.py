@@ -30,7 +30,7 @@ from game.director.panel import HISTORY_HZ, DirectorPanel, IntensityHistory
 from game.director.plan import DirectorKnobs, DirectorPlan
 from game.director.rules import RulesSource
 from game.director.source import DirectorSituation, PlanReply, PlanRequest, PlanSource, ReplyFuture
-from game.director.spawner import CreditSpawner
+from game.director.spawner import CreditSpawner, DirectorSpawner
 from game.director.telemetry import Telemetry
 from game.director.trajectory import DecisionRecord, DecisionStatus, TrajectorySink
 from game.director.validate import ValidatedPlan, parse_reply, validate_plan
@@ -50,20 +50,6 @@ class _Pending:
     future: ReplyFuture
     source: str
     asked_at: float  # game time
-
-
-class DirectorSpawner:
-    """The world's spawner: routes to the static ``WaveSpawner`` or the ``CreditSpawner`` by mode."""
-
-    def __init__(self, director: Director) -> None:
-        self._director = director
-
-    def on_wave_start(self, world: World, wave: int) -> None:
-        self._director.active_spawner().on_wave_start(world, wave)
-        self._director.request_now()
-
-    def update(self, world: World, dt: float) -> None:
-        self._director.active_spawner().update(world, dt)
 
 
 class Director:

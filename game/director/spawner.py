@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 from collections import deque
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -24,6 +25,9 @@ from game.director.pacing import CREDIT_MULT, PacingState
 from game.director.plan import DirectorKnobs
 from game.sim.config import ARENA_H, ARENA_W, BOSS_EVERY, SCREEN_H, SCREEN_W
 from game.sim.world import World
+
+if TYPE_CHECKING:
+    from game.director.director import Director
 
 BASE_CREDITS_PER_S = 1.45
 GROWTH_PER_WAVE = 0.45
@@ -204,3 +208,17 @@ class CreditSpawner:
             return cards
         others = [c for c in cards if c.prefab != self.recent[0] and c.weight > 0]
         return others or cards
+
+
+class DirectorSpawner:
+    """The world's spawner: routes to the static ``WaveSpawner`` or the ``CreditSpawner`` by mode."""
+
+    def __init__(self, director: Director) -> None:
+        self._director = director
+
+    def on_wave_start(self, world: World, wave: int) -> None:
+        self._director.active_spawner().on_wave_start(world, wave)
+        self._director.request_now()
+
+    def update(self, world: World, dt: float) -> None:
+        self._director.active_spawner().update(world, dt)
