@@ -11,15 +11,21 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from coreai.errors import CommandRejected
 from game.sim.config import ARENA_H, ARENA_W
 from game.sim.world import World
 
 
 @dataclass
 class WorldHandle:
-    """The current run's world; replaced on restart."""
+    """The current run's world (None before the first run starts); replaced on restart."""
 
-    world: World
+    world: World | None = None
+
+    def require(self) -> World:
+        if self.world is None:
+            raise CommandRejected("world", "no run is in progress yet")
+        return self.world
 
 
 class GameWorldExecutor:
@@ -30,22 +36,22 @@ class GameWorldExecutor:
         self.source = source
 
     def prefab_names(self) -> Sequence[str]:
-        return self.handle.world.prefabs.names
+        return self.handle.require().prefabs.names
 
     def arena_bounds(self) -> tuple[float, float, float, float]:
         return 0.0, 0.0, ARENA_W, ARENA_H
 
     def spawn(self, prefab: str, x: float, y: float, *, elite: bool = False) -> int:
-        return self.handle.world.spawn_enemy(prefab, x, y, elite=elite, source=self.source)
+        return self.handle.require().spawn_enemy(prefab, x, y, elite=elite, source=self.source)
 
     def move(self, entity_id: int, x: float, y: float) -> bool:
-        return self.handle.world.move_enemy(entity_id, x, y)
+        return self.handle.require().move_enemy(entity_id, x, y)
 
     def destroy(self, entity_id: int) -> bool:
-        return self.handle.world.destroy_enemy(entity_id)
+        return self.handle.require().destroy_enemy(entity_id)
 
     def list_entities(self, limit: int = 50) -> list[dict[str, Any]]:
-        return self.handle.world.list_enemies(limit)
+        return self.handle.require().list_enemies(limit)
 
     def game_state(self) -> dict[str, Any]:
-        return self.handle.world.game_state()
+        return self.handle.require().game_state()

@@ -35,13 +35,13 @@ class GameModHost:
         return bool(self.queue.apply_now(Destroy(entity_id=entity_id, agent=source)))
 
     def state(self) -> dict[str, Any]:
-        return self.handle.world.game_state()
+        return self.handle.require().game_state()
 
     def params(self) -> dict[str, tuple[float, float]]:
-        return self.handle.world.params.bounds()
+        return self.handle.require().params.bounds()
 
     def set_param(self, name: str, value: float, *, source: str) -> float:
-        return self.handle.world.set_param(name, value)
+        return self.handle.require().set_param(name, value)
 
     def register_event(self, name: str, description: str, cooldown_s: float, *, source: str) -> None:
         """``game.director_event``: offer a named event to the director (and its LLM's plan schema)."""

@@ -74,7 +74,7 @@ class AiSession:
         self.runtime = CoreAiRuntime(self.settings, backends=self.backends.registry)
         for role, backend in self.backends.routes.items():
             self.runtime.router.set_backend(role, backend)
-        self.handle = WorldHandle(world=None)  # type: ignore[arg-type]  # set by on_run_start
+        self.handle = WorldHandle()  # its world is set by on_run_start
         executor = GameWorldExecutor(self.handle)
         self.runtime.bindings.register_world(executor)
         self.runtime.bindings.register_state(executor)
