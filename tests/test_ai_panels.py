@@ -396,3 +396,22 @@ def test_exec_lines_render_values_and_errors(session: AiSession) -> None:
     assert ok == [("print: x", "output"), ("=> 1, true, nil", "value")]
     bad = exec_lines(run("return ("))
     assert bad[-1].kind == "error" and bad[-1].text.startswith("error (syntax, line 1)")
+
+
+def test_the_screenshot_service_returns_the_rendered_frame(game: tuple[GameApp, AiPanels]) -> None:
+    """What MCP's ``screenshot`` tool gets: called from a frame hook (as the command queue does), it must
+    read back the drawn arena, not an empty buffer."""
+    app, _ = game
+    shots: list[bytes] = []
+    session = panels_of(app).session
+    assert session.screenshot is not None
+    app.arena.frame_hooks.append(lambda world, dt: shots.append(session.screenshot(400)))
+    frames(app, 2)
+    from io import BytesIO
+
+    from PIL import Image
+
+    with Image.open(BytesIO(shots[-1])) as png:
+        assert png.format == "PNG" and png.size == (400, 225)
+        darkest, brightest = png.convert("L").getextrema()
+        assert brightest - darkest > 50, "a real frame, not a blank buffer"

@@ -22,7 +22,13 @@ def frame_png(app: GameApp, max_resolution: int) -> bytes:
 
     window = app.window
     window.switch_to()
-    window.dispatch_event("on_draw")
+    # draw the current view straight into the framebuffer and read it back: ``dispatch_event("on_draw")``
+    # is only queued when called from a clock callback (this runs inside a frame hook), which read back black
+    view = window.current_view
+    if view is not None:
+        view.on_draw()
+    else:
+        window.on_draw()
     image = arcade.get_image().convert("RGB")
     scale = min(1.0, max_resolution / max(image.size))
     if scale < 1.0:
