@@ -13,6 +13,18 @@ os.environ.setdefault("ARCADE_HEADLESS", "1")
 from coreai.llm import guard
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _saves_never_in_the_repo(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Whatever a test writes without asking for ``saves_dir`` lands in a scratch folder, never in saves/."""
+    previous = os.environ.get("ARENA_SAVES_DIR")
+    os.environ["ARENA_SAVES_DIR"] = str(tmp_path_factory.mktemp("saves-default"))
+    yield
+    if previous is None:
+        os.environ.pop("ARENA_SAVES_DIR", None)
+    else:
+        os.environ["ARENA_SAVES_DIR"] = previous
+
+
 @pytest.fixture(autouse=True)
 def _no_accidental_real_llm(request: pytest.FixtureRequest) -> Iterator[None]:
     allowed = request.node.get_closest_marker("real_llm") is not None
