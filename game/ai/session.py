@@ -19,7 +19,7 @@ from loguru import logger
 from coreai.errors import CommandRejected, CoreAIError, SettingsError
 from coreai.logging import configure_logging
 from coreai.lua import LuaExecutionEvent, LuaExecutionFailed, LuaExecutionSucceeded, ModManager
-from coreai.mcp import McpServerThread, McpServices, SkillLibrary
+from coreai.mcp import McpServerThread
 from coreai.paths import saves_path
 from coreai.prompts import PromptLibrary
 from coreai.requests import AgentResult, AiTaskRequest
@@ -30,12 +30,10 @@ from game.ai.backends import BackendSetup, build_backends
 from game.ai.director_agent import AgentPlanSource, PlanCapture, install_director_tools
 from game.ai.lua_bridge import MainThreadLuaRunner, ProgrammerRunner, execute_lua_tool
 from game.ai.mod_events import dispatch_events
-from game.ai.mod_services import ModServices
 from game.ai.modhost import GameModHost
 from game.bindings import GameWorldExecutor, WorldHandle
 from game.director.director import Director
 from game.director.memory import DirectorMemory
-from game.director.plan import plan_json_schema
 from game.director.runner import attach_trajectory
 from game.director.trajectory import TrajectoryWriter
 from game.options import LaunchOptions
@@ -148,33 +146,6 @@ class AiSession:
         for name, (description, cooldown, _) in self._mod_events.items():
             self._register_on_director(name, description, cooldown)
         return World(seed=seed, spawner=self.director.spawner)
-
-    # ------------------------------------------------------------------ mod events for the director
-    def register_mod_event(self, name: str, description: str, cooldown_s: float, source: str) -> None:
-        """A mod's ``game.director_event``: the director may now fire ``name`` (plans name it in ``event``);
-        firing it dispatches ``on_director_event(name)`` to the mods. Built-in events cannot be replaced."""
-        if name in self._mod_events:
-            if self._mod_events[name][2] != source:
-                raise CommandRejected(
-                    "director_event", f"event '{name}' belongs to {self._mod_events[name][2]}"
-                )
-        elif name in self.director.events.names():
-            raise CommandRejected("director_event", f"'{name}' is a built-in director event")
-        self._mod_events[name] = (description, cooldown_s, source)
-        self._register_on_director(name, description, cooldown_s)
-        self._refresh_plan_tool()
-        log.info("{} offers the director event '{}'", source, name)
-
-    def _register_on_director(self, name: str, description: str, cooldown_s: float) -> None:
-        def fire(world: World, placer: object) -> None:
-            self.mods.dispatch("on_director_event", name)
-
-        self.director.events.register(name, fire, cooldown_s=cooldown_s, description=description)
-
-    def _refresh_plan_tool(self) -> None:
-        """The LLM's plan schema lists the events by name: rebuild the tool when the list changes."""
-        events = self.director.events.names()
-        install_director_tools(self.runtime, self._spawnable(self.prefabs), events, self.capture)
 
     def on_run_start(self, world: World) -> None:
         self.handle.world = world
@@ -300,69 +271,38 @@ class AiSession:
         self.runtime.router.set_backend(role, name)
         return f"{role} now uses {name}"
 
+    # ------------------------------------------------------------------ mod events for the director
+    def register_mod_event(self, name: str, description: str, cooldown_s: float, source: str) -> None:
+        """A mod's ``game.director_event``: the director may now fire ``name`` (plans name it in ``event``);
+        firing it dispatches ``on_director_event(name)`` to the mods. Built-in events cannot be replaced."""
+        if name in self._mod_events:
+            if self._mod_events[name][2] != source:
+                raise CommandRejected(
+                    "director_event", f"event '{name}' belongs to {self._mod_events[name][2]}"
+                )
+        elif name in self.director.events.names():
+            raise CommandRejected("director_event", f"'{name}' is a built-in director event")
+        self._mod_events[name] = (description, cooldown_s, source)
+        self._register_on_director(name, description, cooldown_s)
+        self._refresh_plan_tool()
+        log.info("{} offers the director event '{}'", source, name)
+
+    def _register_on_director(self, name: str, description: str, cooldown_s: float) -> None:
+        def fire(world: World, placer: object) -> None:
+            self.mods.dispatch("on_director_event", name)
+
+        self.director.events.register(name, fire, cooldown_s=cooldown_s, description=description)
+
+    def _refresh_plan_tool(self) -> None:
+        """The LLM's plan schema lists the events by name: rebuild the tool when the list changes."""
+        events = self.director.events.names()
+        install_director_tools(self.runtime, self._spawnable(self.prefabs), events, self.capture)
+
     # ------------------------------------------------------------------ MCP
-    def director_state(self) -> dict[str, Any]:
-        world = self.handle.world
-        if world is None:
-            return {"mode": self.director.mode}
-        panel = self.director.panel(world)
-        return {
-            "mode": panel.mode,
-            "modes": list(panel.modes),
-            "intensity": panel.intensity,
-            "pacing": panel.pacing.value,
-            "knobs": panel.knobs.model_dump(mode="json"),
-            "last_plan": panel.last_plan.model_dump(mode="json") if panel.last_plan else None,
-            "last_reason": panel.last_reason,
-            "accepted": panel.accepted,
-            "rejected": panel.rejected,
-            "failed": panel.failed,
-            "backend": panel.backend,
-            "trace_id": panel.trace_id,
-        }
-
-    def set_director_plan(self, plan: dict[str, Any]) -> dict[str, Any]:
-        """An external agent acts as the director: same validation as the in-game agent's plans."""
-        world = self.handle.world
-        if world is None:
-            raise CoreAIError("no run is in progress")
-        result = self.director.apply_external(world, plan, source="mcp")
-        if not result["ok"]:  # the MCP client sees a tool error naming the reason
-            raise CommandRejected("set_director_plan", result["error"], trace_id=result["trace_id"])
-        return result
-
     def start_mcp(self) -> None:
-        mods = ModServices(self.mods)
-        services = McpServices(
-            execute_lua=mods.execute_lua,
-            manage_mods=mods.manage_mods,
-            get_mod_logs=mods.get_mod_logs,
-            read_skill=SkillLibrary(),
-            world_commands=True,
-            screenshot=lambda res: self._screenshot(res),
-            get_director_state=self.director_state,
-            set_director_plan=self.set_director_plan,
-            director_plan_schema=plan_json_schema(
-                self._spawnable(self.prefabs), self.director.events.names()
-            ),
-        )
-        cfg = self.settings.mcp.model_copy(update={"enabled": True})
-        if self.options.mcp_port is not None:
-            cfg = cfg.model_copy(update={"port": self.options.mcp_port})
-        self.mcp = McpServerThread(cfg, services, self.runtime.mainloop)
-        try:
-            self.mcp.start()
-        except CoreAIError as exc:  # a busy port must not stop the game
-            self.notify("warn", f"MCP server not started: {exc}")
-            log.error("MCP server not started: {}", exc)
-            self.mcp = None
+        from game.ai.mcp_services import start_mcp_server
 
-    def _screenshot(self, max_resolution: int) -> bytes:
-        from coreai.errors import McpError
-
-        if self.screenshot is None:
-            raise McpError("no window: the game runs headless, so there is no frame to capture")
-        return self.screenshot(max_resolution)
+        self.mcp = start_mcp_server(self)
 
     def close(self) -> None:
         if self.mcp is not None:

@@ -14,6 +14,7 @@ from coreai.llm.stub import StubLlmClient, tool_reply
 from coreai.lua import PROGRAMMER_DEMO_TASK
 from coreai.settings import Settings
 from game.ai.backends import BackendSetup, offline_stub
+from game.ai.mcp_services import director_state, set_director_plan
 from game.ai.session import AiSession
 from game.bot import Bot
 from game.options import LaunchOptions
@@ -121,14 +122,14 @@ def test_external_plans_take_the_same_validation(saves_dir: Path, closing: list)
     session, world = make_session()
     closing.append(session)
     play_until(session, world, lambda: world.tick > 10)
-    ok = session.set_director_plan({"pressure": "raise", "mix": {"runner": 4.0}, "reason": "mcp test"})
+    ok = set_director_plan(session, {"pressure": "raise", "mix": {"runner": 4.0}, "reason": "mcp test"})
     assert ok["ok"] is True
     knobs = session.director.knobs
     with pytest.raises(CommandRejected, match="dragon"):
-        session.set_director_plan({"pressure": "raise", "mix": {"dragon": 4.0}, "reason": "hallucinated"})
+        set_director_plan(session, {"pressure": "raise", "mix": {"dragon": 4.0}, "reason": "hallucinated"})
     assert session.director.knobs == knobs, "the previous plan keeps running"
     assert session.director.rejected >= 1
-    state = session.director_state()
+    state = director_state(session)
     assert state["last_reason"] == "mcp test"
 
 
@@ -174,7 +175,7 @@ def test_a_mod_offers_the_director_an_event_that_plans_can_fire(saves_dir: Path,
     play_until(session, world, lambda: world.tick > 30)
     runners = world.game_state()["enemies_by_prefab"].get("runner", 0)
     plan = {"pressure": "hold", "event": "meteor_storm", "reason": "test the mod event"}
-    assert session.set_director_plan(plan)["ok"] is True
+    assert set_director_plan(session, plan)["ok"] is True
     logs = lambda: [e.message for e in session.mods.logs("meteor_shower", limit=50)]  # noqa: E731
     play_until(session, world, lambda: any("meteors" in m for m in logs()), max_s=30)
     assert any("director calls down a meteor storm" in m for m in logs())
