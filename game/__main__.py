@@ -15,7 +15,8 @@ log = logger.bind(feature="game", trace_id="main")
 
 
 def run_headless_cli(options: LaunchOptions, seed: int) -> RunSummary:
-    """Headless: the deterministic director modes run directly; an LLM mode or MCP needs the AI session."""
+    """Headless: the deterministic director modes run directly, as fast as the CPU allows; an LLM mode or MCP
+    needs the AI session and runs in real time."""
     seconds = options.seconds or 60.0
     bot = options.bot or "average"
     if options.director in ("static", "rules") and not options.mcp:
@@ -31,10 +32,18 @@ def run_headless_cli(options: LaunchOptions, seed: int) -> RunSummary:
     try:
         world = session.world_factory(seed)
         session.on_run_start(world)
+        # A model answers in seconds of wall time and the director drops replies older than ~25 s of game
+        # time, so with an LLM director (or MCP clients) the headless run keeps to real time.
+        real_time = options.director not in ("static", "rules") or options.mcp
+        started = time.perf_counter()
 
         def tick(w: object) -> None:
             session.on_tick(world, world.events)
             session.on_frame(world, DT)
+            if real_time:
+                ahead = world.time - (time.perf_counter() - started)
+                if ahead > 0:
+                    time.sleep(ahead)
 
         summary = run_headless(seed, seconds, bot, world=world, on_tick=tick)
         session.run_over(summary)
