@@ -149,6 +149,11 @@ class AiSession:
 
     def on_run_start(self, world: World) -> None:
         self.handle.world = world
+        if not self._mods_loaded:  # first, so the trajectory header lists the events mods offer
+            self._mods_loaded = True
+            for status in self.mods.load_all():
+                if status.last_error:
+                    self.notify("warn", f"mod {status.name}: {status.last_error}")
         self.trajectory = attach_trajectory(
             self.director,
             seed=world.seed,
@@ -156,11 +161,6 @@ class AiSession:
             seconds=self.options.seconds or 0.0,
             respawn=world.respawn,
         )
-        if not self._mods_loaded:
-            self._mods_loaded = True
-            for status in self.mods.load_all():
-                if status.last_error:
-                    self.notify("warn", f"mod {status.name}: {status.last_error}")
 
     def on_tick(self, world: World, events: list[ev.Event]) -> None:
         self.director.on_tick(world)
