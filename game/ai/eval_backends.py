@@ -25,8 +25,7 @@ def agent_source(name: str, settings: Settings | None = None) -> PlanSource:
     runtime = CoreAiRuntime(s, backends=setup.registry)
     capture = PlanCapture()
     prefabs = PrefabRegistry.load()
-    spawnable = [n for n in prefabs.names if prefabs.get(n).behaviour != "boss"]
-    install_director_tools(runtime, spawnable, EventRegistry().names(), capture)
+    install_director_tools(runtime, prefabs.regular, EventRegistry().names(), capture)
     return AgentPlanSource(runtime, name, capture)
 
 

@@ -62,7 +62,7 @@ def screenshot(session: AiSession, max_resolution: int) -> bytes:
 
 def services_for(session: AiSession) -> McpServices:
     mods = ModServices(session.mods)
-    spawnable = [n for n in session.prefabs.names if session.prefabs.get(n).behaviour != "boss"]
+    spawnable = session.prefabs.regular
     return McpServices(
         execute_lua=mods.execute_lua,
         manage_mods=mods.manage_mods,

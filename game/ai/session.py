@@ -100,9 +100,7 @@ class AiSession:
             self.director.set_mode(options.director)
         else:
             self.notify("warn", f"director mode '{options.director}' is unavailable; using rules")
-        install_director_tools(
-            self.runtime, self._spawnable(prefabs), self.director.events.names(), self.capture
-        )
+        install_director_tools(self.runtime, prefabs.regular, self.director.events.names(), self.capture)
         self.prefabs = prefabs
         self.trajectory: TrajectoryWriter | None = None
         self.mcp: McpServerThread | None = None
@@ -118,10 +116,6 @@ class AiSession:
             self.notify("warn", f"settings: {exc}; using defaults")
             log.error("settings file rejected: {}", exc)
             return Settings()
-
-    @staticmethod
-    def _spawnable(prefabs: PrefabRegistry) -> list[str]:
-        return [n for n in prefabs.names if prefabs.get(n).behaviour != "boss"]
 
     def _loading(self, fraction: float, stage: str) -> None:
         """Model loading progress (from the model's loader thread) as on-screen notices."""
@@ -296,7 +290,7 @@ class AiSession:
     def _refresh_plan_tool(self) -> None:
         """The LLM's plan schema lists the events by name: rebuild the tool when the list changes."""
         events = self.director.events.names()
-        install_director_tools(self.runtime, self._spawnable(self.prefabs), events, self.capture)
+        install_director_tools(self.runtime, self.prefabs.regular, events, self.capture)
 
     # ------------------------------------------------------------------ MCP
     def start_mcp(self) -> None:

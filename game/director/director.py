@@ -89,7 +89,6 @@ class Director:
         self._last_tick = -1
         self._last_events: list[Any] | None = None  # the events list last folded in (kept: identity check)
         self._carry: list[Any] = []  # events from a step that did not advance the tick
-        self._spawnable: tuple[str, ...] | None = None
         if mode not in self.modes():
             raise SettingsError("director.mode", f"unknown mode '{mode}'; known: {', '.join(self.modes())}")
         self._mode = mode
@@ -193,10 +192,7 @@ class Director:
         )
 
     def spawnable(self, world: World) -> tuple[str, ...]:
-        if self._spawnable is None:
-            reg = world.prefabs
-            self._spawnable = tuple(n for n in reg.names if reg.get(n).behaviour != "boss")
-        return self._spawnable
+        return world.prefabs.regular
 
     def _request(self, world: World) -> None:
         pending = self._pending

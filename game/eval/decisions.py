@@ -87,7 +87,7 @@ def evaluate(
     progress: Callable[[int, int, str], None] | None = None,
 ) -> DecisionReport:
     reg = PrefabRegistry.load()
-    prefabs = [n for n in reg.names if reg.get(n).behaviour != "boss"]
+    prefabs = list(reg.regular)
     events = EventRegistry().names()
     results = []
     for i, sc in enumerate(scenarios, start=1):

@@ -59,6 +59,9 @@ class PrefabRegistry:
         self._prefabs = dict(prefabs)
         self.names: tuple[str, ...] = tuple(prefabs)
         self._index = {name: i for i, name in enumerate(self.names)}
+        # what spawners, director plans and agents may ask for in a mix: everything but bosses, which only
+        # come by wave or by a named event
+        self.regular: tuple[str, ...] = tuple(n for n in self.names if prefabs[n].behaviour != "boss")
 
     @classmethod
     def load(cls, path: Path = DEFAULT_PREFAB_FILE) -> PrefabRegistry:
