@@ -111,7 +111,15 @@ class LogSettings(_Section):
     retention: int = Field(default=5, ge=1, le=100)
 
 
+class GameSettings(_Section):
+    """Game-side options (the options screen writes these). Each feature appends its own keys here."""
+
+    # Console, F7, F9, chat and options pause the arena while they are open.
+    pause_on_overlay: bool = True
+
+
 class Settings(_Section):
+    game: GameSettings = Field(default_factory=lambda: GameSettings())
     llm: LlmSettings = Field(default_factory=lambda: LlmSettings())
     queue: QueueSettings = Field(default_factory=lambda: QueueSettings())
     mainloop: MainLoopSettings = Field(default_factory=lambda: MainLoopSettings())
