@@ -33,7 +33,7 @@ $(VENV)/bin/python:
 
 # Re-runs only when pyproject.toml changes; pip's wheel cache keeps llama-cpp-python's build fast after the first.
 $(STAMP): pyproject.toml | $(VENV)/bin/python
-	CMAKE_BUILD_PARALLEL_LEVEL=$$(nproc) $(BIN)/python -m pip install -q -e '.[dev]'
+	CMAKE_BUILD_PARALLEL_LEVEL=$$(nproc) $(BIN)/python -m pip install -q -e '.[dev,local]'
 	touch $(STAMP)
 
 model: $(MODEL)

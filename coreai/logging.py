@@ -19,7 +19,7 @@ from loguru import logger
 from pydantic import ValidationError
 
 from coreai.errors import SettingsError
-from coreai.paths import saves_path
+from coreai.paths import logs_dir
 from coreai.settings import ALL_FEATURES, LogLevel, LogSettings
 
 # loguru appends "\n{exception}" to a string format itself.
@@ -51,7 +51,7 @@ def _install() -> None:
     if _settings.console:
         _handler_ids.append(logger.add(sys.stderr, level=_settings.level, format=LINE_FORMAT, filter=_filter))
     if _settings.file:
-        folder = _log_dir if _log_dir is not None else saves_path("logs", "coreai.log").parent
+        folder = _log_dir if _log_dir is not None else logs_dir()
         folder.mkdir(parents=True, exist_ok=True)
         _handler_ids.append(
             logger.add(

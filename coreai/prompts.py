@@ -26,7 +26,7 @@ from loguru import logger
 
 from coreai.history import HistoryEntry, history_messages
 from coreai.llm.types import ChatMessage
-from coreai.paths import PROMPTS_DIR, saves_root
+from coreai.paths import saves_root, shipped_dir
 from coreai.tools.base import Tool, canonical_contract, canonical_order
 
 _log = logger.bind(feature="director")
@@ -66,7 +66,7 @@ class PromptLibrary:
         self._cache: dict[Path, tuple[int, int, str]] = {}
 
     def search_dirs(self) -> list[Path]:
-        return self._dirs if self._dirs is not None else [saves_root() / "prompts", PROMPTS_DIR]
+        return self._dirs if self._dirs is not None else [saves_root() / "prompts", shipped_dir("prompts")]
 
     def _read(self, path: Path) -> str | None:
         try:

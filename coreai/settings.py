@@ -18,7 +18,7 @@ from coreai.errors import SettingsError
 from coreai.llm.config import LocalLlmConfig, OpenAILlmConfig
 from coreai.lua.settings import LuaSettings
 from coreai.mcp.settings import McpSettings
-from coreai.paths import saves_path
+from coreai.paths import settings_file
 
 BackendName = Literal["stub", "rules", "local", "openai"]
 Feature = Literal["llm", "lua", "world", "director", "mcp", "metrics", "game"]
@@ -132,7 +132,7 @@ class Settings(_Section):
 
 
 def default_settings_path() -> Path:
-    return saves_path("settings.toml")
+    return settings_file()
 
 
 def settings_from_dict(data: dict[str, Any]) -> Settings:

@@ -1,109 +1,12 @@
-"""``python -m game`` / ``arena``: play in a window, run headless with a bot, or replay a director
-trajectory."""
+"""``python -m game`` / ``arena``: the command-line entry point (the subcommands live in ``game.cli``)."""
 
 from __future__ import annotations
 
-import sys
-import time
-
-from loguru import logger
-
-from game.headless import RunSummary
-from game.options import LaunchOptions, parse_args
-
-log = logger.bind(feature="game", trace_id="main")
-
-
-def run_headless_cli(options: LaunchOptions, seed: int) -> RunSummary:
-    """Headless: the deterministic director modes run directly, as fast as the CPU allows; an LLM mode or MCP
-    needs the AI session and runs in real time."""
-    seconds = options.seconds or 60.0
-    bot = options.bot or "average"
-    if options.director in ("static", "rules") and not options.mcp:
-        from game.director.runner import run_directed
-
-        summary, _ = run_directed(seed, seconds, bot, options.director, respawn=False, trajectory=True)
-        return summary
-    from game.ai.session import AiSession
-    from game.headless import run_headless
-    from game.sim.config import DT
-
-    session = AiSession(options, configure_logs=False)  # run() already set headless logging
-    try:
-        world = session.world_factory(seed)
-        session.on_run_start(world)
-        # A model answers in seconds of wall time and the director drops replies older than ~25 s of game
-        # time, so with an LLM director (or MCP clients) the headless run keeps to real time.
-        real_time = options.director not in ("static", "rules") or options.mcp
-        started = time.perf_counter()
-
-        def tick(w: object) -> None:
-            session.on_tick(world, world.events)
-            session.on_frame(world, DT)
-            if real_time:
-                ahead = world.time - (time.perf_counter() - started)
-                if ahead > 0:
-                    time.sleep(ahead)
-
-        summary = run_headless(seed, seconds, bot, world=world, on_tick=tick)
-        session.run_over(summary)
-        return summary
-    finally:
-        session.close()
-
-
-def _quiet_logging() -> None:
-    """Headless runs are for bots, scripts and benchmarks: warnings on the console, all else in the log."""
-    from coreai.errors import SettingsError
-    from coreai.logging import configure_logging
-    from coreai.settings import Settings, load_settings
-
-    try:
-        settings = load_settings()
-    except SettingsError as exc:
-        log.warning("settings file rejected, using defaults: {}", exc)
-        settings = Settings()
-    configure_logging(settings.logging.model_copy(update={"level": "WARNING"}))
-
-
-def run(options: LaunchOptions) -> int:
-    if options.replay is not None:
-        from game.director.replay import replay
-
-        summary = replay(options.replay)
-        sys.stdout.write(summary.model_dump_json() + "\n")
-        return 0
-    seed = options.seed if options.seed is not None else int(time.time()) % 1_000_000
-    options = options.model_copy(update={"seed": seed})
-    if options.headless:
-        from game.saves import SaveStore
-
-        _quiet_logging()
-        summary = run_headless_cli(options, seed)
-        store = SaveStore()
-        for warning in store.warnings:
-            log.warning(warning)
-        store.record_run(summary)
-    else:
-        from game.ai.session import AiSession
-        from game.ai.wiring import attach
-        from game.app import run_window
-
-        session = AiSession(options)
-        try:
-            maybe = run_window(options, on_ready=lambda app: attach(app, session))  # records its own runs
-        finally:
-            session.close()
-        if maybe is None:
-            return 0
-        summary = maybe
-    if options.json_summary:
-        sys.stdout.write(summary.model_dump_json() + "\n")
-    return 0
+from game.cli import dispatch
 
 
 def main(argv: list[str] | None = None) -> int:
-    return run(parse_args(argv))
+    return dispatch(argv)
 
 
 if __name__ == "__main__":

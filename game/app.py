@@ -28,7 +28,7 @@ from arcade.types import Color
 from loguru import logger
 
 from coreai.errors import CoreAIError
-from coreai.paths import saves_path
+from coreai.paths import screenshots_dir
 from coreai.persist import atomic_write_bytes
 from game import hotkeys as hk
 from game.audio import Audio
@@ -306,7 +306,7 @@ class GameApp:
         image = arcade.get_image()
         if path is None:
             stamp = time.strftime("%Y%m%d-%H%M%S") + f"-{int(time.time() * 1000) % 1000:03d}"
-            path = saves_path("screenshots", f"arena-{stamp}.png")
+            path = screenshots_dir() / f"arena-{stamp}.png"
             n = 1
             while path.exists():
                 path = path.with_name(f"arena-{stamp}-{n}.png")

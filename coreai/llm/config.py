@@ -7,9 +7,9 @@ import os
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from coreai.paths import ASSETS_DIR
+from coreai.paths import models_dir
 
-DEFAULT_MODEL_PATH = str(ASSETS_DIR / "models" / "SmolLM2-135M-Instruct.Q4_1.gguf")
+DEFAULT_MODEL_PATH = str(models_dir() / "SmolLM2-135M-Instruct.Q4_1.gguf")
 
 
 class LocalLlmConfig(BaseModel):

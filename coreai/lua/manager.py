@@ -45,7 +45,7 @@ from coreai.lua.settings import LuaSettings
 from coreai.lua.slot import ModSlot
 from coreai.lua.supervisor import Supervisor
 from coreai.lua.versions import VersionInfo, VersionStore
-from coreai.paths import ASSETS_DIR, saves_root
+from coreai.paths import saves_root, shipped_dir, user_mods_dir
 
 log = logger.bind(feature="lua", trace_id=None)
 
@@ -78,8 +78,9 @@ class ModManager:
     ) -> None:
         self.host = host
         self.settings = settings or LuaSettings()
-        self.user_root = Path(user_root) if user_root else saves_root() / "mods"
-        self.roots = [Path(r) for r in roots] if roots is not None else [ASSETS_DIR / "mods", self.user_root]
+        self.user_root = Path(user_root) if user_root else user_mods_dir()
+        shipped_mods = shipped_dir("assets", "mods")
+        self.roots = [Path(r) for r in roots] if roots is not None else [shipped_mods, self.user_root]
         self._clock = clock
         self._state = StateCache(host)
         self.versions = VersionStore(max_versions=self.settings.max_versions)

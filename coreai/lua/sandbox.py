@@ -17,7 +17,6 @@ import re
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from importlib import resources
 from typing import Any
 
 from loguru import logger
@@ -27,12 +26,13 @@ from coreai.errors import LuaError, LuaMemoryExceeded
 from coreai.lua.convert import lua_to_py, to_plain
 from coreai.lua.results import Fault, FaultKind
 from coreai.lua.settings import MIB, CallBudget, LuaSettings
+from coreai.paths import shipped
 
 log = logger.bind(feature="lua", trace_id=None)
 
-_BOOT_SRC = resources.files("coreai.lua").joinpath("boot.lua").read_text(encoding="utf-8")
-_GUARDS_SRC = resources.files("coreai.lua").joinpath("guards.lua").read_text(encoding="utf-8")
-_API_SRC = resources.files("coreai.lua").joinpath("api.lua").read_text(encoding="utf-8")
+_BOOT_SRC = shipped("lua", "boot.lua").read_text(encoding="utf-8")
+_GUARDS_SRC = shipped("lua", "guards.lua").read_text(encoding="utf-8")
+_API_SRC = shipped("lua", "api.lua").read_text(encoding="utf-8")
 _LOCATED = re.compile(r"^(?P<src>[^\s:][^:\n]*):(?P<line>\d+): (?P<msg>.*)$", re.S)
 _WHERE = re.compile(r"^(?P<src>.+):(?P<line>\d+)$")
 _REENTRANT = Fault("internal", "re-entrant call refused: this sandbox is already running mod code")

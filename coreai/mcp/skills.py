@@ -11,9 +11,9 @@ import re
 from pathlib import Path
 
 from coreai.errors import McpError
-from coreai.paths import PROMPTS_DIR
+from coreai.paths import shipped_dir
 
-DEFAULT_SKILLS_DIR = PROMPTS_DIR / "skills"
+DEFAULT_SKILLS_DIR = shipped_dir("prompts", "skills")
 MAX_SKILL_CHARS = 200_000
 
 

@@ -20,7 +20,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from coreai.errors import CoreAIError
-from coreai.paths import PROMPTS_DIR
+from coreai.paths import shipped
 from coreai.requests import AiTaskRequest
 from coreai.runtime import CoreAiRuntime
 from coreai.tools.base import Tool, ToolContext
@@ -32,7 +32,7 @@ SCOPE = "director"
 
 def _brief() -> str:
     try:
-        return (PROMPTS_DIR / "skills" / "director.md").read_text(encoding="utf-8")
+        return shipped("prompts", "skills", "director.md").read_text(encoding="utf-8")
     except OSError:
         return ""
 

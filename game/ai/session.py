@@ -20,7 +20,7 @@ from coreai.errors import CommandRejected, CoreAIError, SettingsError
 from coreai.logging import configure_logging
 from coreai.lua import LuaExecutionEvent, LuaExecutionFailed, LuaExecutionSucceeded, ModManager
 from coreai.mcp import McpServerThread
-from coreai.paths import saves_path
+from coreai.paths import logs_dir
 from coreai.prompts import PromptLibrary
 from coreai.requests import AgentResult, AiTaskRequest
 from coreai.runtime import CoreAiRuntime
@@ -60,7 +60,7 @@ class AiSession:
         self._notice_lock = threading.Lock()
         self.settings = settings if settings is not None else self._load_settings()
         if configure_logs:
-            configure_logging(self.settings.logging, log_dir=saves_path("logs", "x").parent)
+            configure_logging(self.settings.logging, log_dir=logs_dir())
         self.backends = (
             setup if setup is not None else build_backends(self.settings, on_progress=self._loading)
         )

@@ -24,12 +24,12 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from coreai.errors import PersistenceError
-from coreai.paths import ASSETS_DIR
+from coreai.paths import shipped_dir
 from game.director.pacing import PacingState
 from game.director.plan import DirectorKnobs, Pressure
 from game.director.telemetry import GameSessionSnapshot
 
-SHIPPED_SCENARIOS = ASSETS_DIR / "director" / "scenarios.jsonl"
+SHIPPED_SCENARIOS = shipped_dir("assets", "director") / "scenarios.jsonl"
 
 
 class Scenario(BaseModel):

@@ -18,6 +18,7 @@ import arcade
 from arcade.types import Color
 from loguru import logger
 
+from coreai.paths import saves_root
 from game.hotkeys import HotkeyRegistry
 from game.render import palette
 from game.render.widgets import Label, ShadowLabel, draw_panel
@@ -105,7 +106,12 @@ class HelpOverlay:
             color=palette.ACCENT,
         )
         self._foot = Label(
-            "F1 or Esc closes this help", 0, 0, font_size=11, anchor_x="center", color=palette.TEXT_DIM
+            f"F1 or Esc closes this help      saves: {saves_root()}",
+            0,
+            0,
+            font_size=11,
+            anchor_x="center",
+            color=palette.TEXT_DIM,
         )
 
     def _rebuild(self, max_rows_h: float) -> None:

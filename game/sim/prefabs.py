@@ -13,9 +13,9 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from coreai.errors import PersistenceError, UnknownPrefabError
-from coreai.paths import ASSETS_DIR
+from coreai.paths import shipped_dir
 
-DEFAULT_PREFAB_FILE = ASSETS_DIR / "prefabs" / "enemies.json"
+DEFAULT_PREFAB_FILE = shipped_dir("assets", "prefabs") / "enemies.json"
 
 Behaviour = Literal["chase", "ranged", "boss"]
 BEHAVIOUR_CODES: dict[str, int] = {"chase": 0, "ranged": 1, "boss": 2}
