@@ -17,11 +17,12 @@ from typing import Any
 
 from coreai.mcp.asgi import ASGIApp, Message, Receive, Scope, Send
 from coreai.mcp.mainthread import CLIENT_GONE
+from coreai.persist import loads_json
 
 
 def _rpc(body: bytes) -> dict[str, Any] | None:
     try:
-        data = json.loads(body)
+        data = loads_json(body)
     except (ValueError, UnicodeDecodeError):
         return None
     return data if isinstance(data, dict) else None

@@ -6,10 +6,14 @@ rebinding, so every HTTP request passes these layers in this order before the SD
 1. the peer is not a loopback address                               -> 403
 2. Host is not 127.0.0.1 / localhost / [::1] on our port             -> 403  (DNS rebinding)
 3. an Origin is present and is not loopback on our port              -> 403  (browser CSRF)
-4. a request with a body is not JSON (Content-Type)                  -> 415  (no-preflight text/plain POST)
-5. ``Authorization: Bearer <token>`` missing or wrong (constant time) -> 401  (any other local process)
-6. the body is over the cap (Content-Length, or bytes streamed)      -> 413
-7. any method but POST on the endpoint (``GET /mcp``)                -> 405  (no server-initiated SSE stream)
+4. ``/.well-known/oauth-*`` (OAuth discovery)                       -> 404  (before auth: clients must not
+   drift into an OAuth flow; the server speaks bearer tokens only)
+5. a request with a body is not JSON (Content-Type)                  -> 415  (no-preflight text/plain POST)
+6. ``Authorization: Bearer <token>`` missing or wrong (constant time) -> 401  (any other local process)
+7. the body is over the cap (Content-Length, or bytes streamed)      -> 413
+8. any method but POST on the endpoint (``GET /mcp``)                -> 405  (no server-initiated SSE stream)
+9. the body is not JSON-RPC 2.0 (``rpcbody.check_body``: bounded-depth parse, id types)
+                                                                     -> 400  (-32700 / -32600 error answer)
 
 Refusals never reach JSON-RPC: they are short JSON bodies ``{"error": "..."}`` naming the layer. The body is
 buffered here (at most the cap) and replayed to the app, so an oversized chunked upload is refused before
@@ -27,6 +31,7 @@ from loguru import logger
 
 from coreai.mcp.abandon import AbandonWatch
 from coreai.mcp.asgi import ASGIApp, Receive, Scope, Send
+from coreai.mcp.rpcbody import check_body
 from coreai.mcp.settings import is_loopback_host
 
 _log = logger.bind(feature="mcp", trace_id="-")
@@ -96,6 +101,9 @@ class AdmissionMiddleware:
         if origin is not None and origin.lower().rstrip("/") not in self._origins:
             await self._refuse(send, 403, f"Origin '{origin[:100]}' is not loopback on port {self.port}")
             return
+        if str(scope.get("path", "")).startswith("/.well-known/oauth"):
+            await self._refuse(send, 404, "no OAuth here: this server takes 'Authorization: Bearer <token>'")
+            return
         if method in BODY_METHODS and not _is_json(headers.get("content-type", "")):
             await self._refuse(send, 415, "the body must be JSON (Content-Type: application/json)")
             return
@@ -135,6 +143,10 @@ class AdmissionMiddleware:
             )
             return
         body, disconnected = buffered
+        bad = check_body(body)
+        if bad is not None:
+            await self._refuse(send, bad.status, bad.message, body=bad.body())
+            return
         await self.watch.serve(self.app, scope, receive, send, body, disconnected)
 
     # -- layers ----------------------------------------------------------------------------------------------
@@ -168,7 +180,13 @@ class AdmissionMiddleware:
                 return b"".join(chunks), False
 
     async def _refuse(
-        self, send: Send, status: int, reason: str, extra: list[tuple[bytes, bytes]] | None = None
+        self,
+        send: Send,
+        status: int,
+        reason: str,
+        extra: list[tuple[bytes, bytes]] | None = None,
+        *,
+        body: bytes | None = None,
     ) -> None:
         self.refused[status] = self.refused.get(status, 0) + 1
         now = time.monotonic()
@@ -178,7 +196,8 @@ class AdmissionMiddleware:
             _log.warning("MCP request refused ({}): {} [{} so far]", status, reason, self.refused[status])
         else:
             _log.debug("MCP request refused ({}): {}", status, reason)
-        body = json.dumps({"error": reason, "status": status}).encode("utf-8")
+        if body is None:
+            body = json.dumps({"error": reason, "status": status}).encode("utf-8")
         headers = [
             (b"content-type", b"application/json"),
             (b"content-length", str(len(body)).encode("ascii")),

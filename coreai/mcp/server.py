@@ -3,8 +3,9 @@
 ``McpServerThread(settings, services, queue).start()`` binds 127.0.0.1:<port> (a non-loopback host is
 refused), builds the ``MCPServer`` with one tool per present service, wraps it in ``AdmissionMiddleware``
 and serves it with uvicorn on a background daemon thread, returning once uvicorn reports ``started``. The
-token and ready-to-paste client configs are logged once (feature "mcp"). ``stop()`` resolves every queued
-call first, then asks uvicorn to exit and joins the thread. Stateless JSON responses: no sessions, no SSE.
+token and ready-to-paste client configs are logged once (feature "mcp") and written to stderr (the
+console). ``stop()`` resolves every queued call first, then asks uvicorn to exit and joins the thread.
+Stateless JSON responses: no sessions, no SSE.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from coreai.mcp.admission import AdmissionMiddleware, allowed_hosts, allowed_ori
 from coreai.mcp.mainthread import MainThreadBridge
 from coreai.mcp.services import McpServices
 from coreai.mcp.settings import McpSettings, is_loopback_host
-from coreai.mcp.token import ResolvedToken, connect_instructions, resolve_token
+from coreai.mcp.token import ResolvedToken, announce, connect_instructions, resolve_token
 from coreai.mcp.tools import ToolRegistrar
 
 MCP_PATH = "/mcp"
@@ -146,12 +147,17 @@ class McpServerThread:
             time.sleep(0.01)
         if self.resolved.token is None:
             _log.warning("MCP auth is DISABLED by setting: any local process can drive the game this session")
+        for warning in self.resolved.warnings:
+            _log.warning("MCP token: {}", warning)
+            announce(f"WARNING: {warning}")
+        instructions = connect_instructions(self.url, self.token)
         _log.info(
             "MCP server started (token from {}, tools: {})\n{}",
             self.resolved.source,
             ", ".join(self.tools) or "none",
-            connect_instructions(self.url, self.token),
+            instructions,
         )
+        announce(instructions)
 
     def stop(self, timeout_s: float = 5.0) -> None:
         """Resolve every queued call, stop uvicorn, join the thread; safe to call twice."""
