@@ -19,6 +19,8 @@ from typing import Any, Literal
 
 from loguru import logger
 
+from coreai.persist import loads_json
+
 _log = logger.bind(feature="director")
 _SECRET_KEY = re.compile(r"(api[_-]?key|token|secret|password|authorization|bearer)", re.IGNORECASE)
 
@@ -69,7 +71,7 @@ def _clean(value: Any, max_str: int) -> Any:
 def sanitize_arguments(raw: str, *, max_str: int = 200, max_total: int = 1000) -> str:
     """Arguments as safe-to-log JSON: secret-looking keys redacted, long strings shortened."""
     try:
-        parsed = json.loads(raw) if raw.strip() else {}
+        parsed = loads_json(raw) if raw.strip() else {}
     except (json.JSONDecodeError, TypeError):
         text = str(raw)
         return json.dumps({"unparsed": text[:max_str]})

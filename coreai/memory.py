@@ -16,12 +16,12 @@ import time
 from pathlib import Path
 
 from loguru import logger
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
 from coreai.errors import CorruptSaveError, PersistenceError
 from coreai.history import HistoryEntry, compact_history
 from coreai.paths import saves_root
-from coreai.persist import atomic_write_json, quarantine, read_json
+from coreai.persist import atomic_write_json, read_model
 from coreai.settings import ROLE_PATTERN, MemorySettings
 
 _log = logger.bind(feature="director")
@@ -69,19 +69,12 @@ class MemoryStore:
     def _read(self, role: str) -> AgentMemoryRecord:
         path = self.path_for(role)
         try:
-            data = read_json(path)
+            record = read_model(path, AgentMemoryRecord)
         except FileNotFoundError:
             return AgentMemoryRecord(role=role)
-        except CorruptSaveError as exc:
+        except CorruptSaveError as exc:  # unreadable, too deep, or invalid: moved aside, never overwritten
             self._errors[role] = str(exc)
             _log.warning("memory of {} was corrupt and starts clean: {}", role, exc)
-            return AgentMemoryRecord(role=role)
-        try:
-            record = AgentMemoryRecord.model_validate(data)
-        except ValidationError as exc:
-            moved = quarantine(path, f"invalid memory record: {exc.error_count()} errors")
-            self._errors[role] = f"{path}: invalid memory record; moved to {moved.name}"
-            _log.warning("memory of {} did not validate and starts clean (moved to {})", role, moved.name)
             return AgentMemoryRecord(role=role)
         if record.role != role:
             record = record.model_copy(update={"role": role})

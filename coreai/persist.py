@@ -1,8 +1,13 @@
-"""Atomic writes and forgiving reads for everything under ``saves/``.
+"""Atomic writes, bounded JSON parsing and forgiving reads for everything under ``saves/``.
 
 Writes go to a temporary file in the same folder, are flushed and fsynced, then renamed over the target, so
-a crash leaves either the old file or the new one, never half of each. A file that cannot be read back is
-moved aside to ``<name>.corrupt-<time>`` and reported; the caller starts clean and nothing is lost.
+a crash leaves either the old file or the new one, never half of each. A file that cannot be read back, or
+that parses but does not validate against its model, is moved aside to ``<name>.corrupt-<time>`` and
+reported; the caller starts clean and nothing is lost (the bad bytes stay in the quarantined file).
+
+``loads_json`` is the one JSON parser for anything read from disk or the network: it refuses nesting deeper
+than ``MAX_JSON_DEPTH`` before the (recursive) decoder runs, so ``[[[[...`` cannot raise RecursionError.
+``clean_stale_tmp`` removes the ``.<name>.*.tmp`` files a killed write leaves behind.
 """
 
 from __future__ import annotations
@@ -10,21 +15,55 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from loguru import logger
+from pydantic import BaseModel, ValidationError
 
 from coreai.errors import CorruptSaveError, PersistenceError
 
 log = logger.bind(feature="game")
+M = TypeVar("M", bound=BaseModel)
+
+MAX_JSON_DEPTH = 64
+_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.S)
+_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
+TMP_SUFFIX = ".tmp"
+
+
+def too_deep(text: str, limit: int = MAX_JSON_DEPTH) -> bool:
+    """True when the JSON ``text`` nests arrays/objects deeper than ``limit`` (string contents ignored)."""
+    if text.count("[") + text.count("{") <= limit:  # cannot be deeper than its number of openers
+        return False
+    depth = 0
+    for c in _NOT_BRACKET.sub("", _STRING.sub("", text)):
+        if c == "[" or c == "{":
+            depth += 1
+            if depth > limit:
+                return True
+        else:
+            depth -= 1
+    return False
+
+
+def loads_json(data: str | bytes, *, max_depth: int = MAX_JSON_DEPTH) -> Any:
+    """``json.loads`` with bounded nesting; too deep raises ``json.JSONDecodeError`` (a ValueError)."""
+    text = data.decode("utf-8") if isinstance(data, bytes | bytearray) else data
+    if too_deep(text, max_depth):
+        raise json.JSONDecodeError(f"nested deeper than {max_depth} levels", text[:200], 0)
+    try:
+        return json.loads(text)
+    except RecursionError:  # a caller deep in its own stack: still a parse failure, never a crash
+        raise json.JSONDecodeError(f"nested too deeply (limit {max_depth})", text[:200], 0) from None
 
 
 def atomic_write_bytes(path: Path, data: bytes) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=TMP_SUFFIX, dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
@@ -66,13 +105,49 @@ def quarantine(path: Path, reason: str) -> Path:
     return target
 
 
-def read_json(path: Path) -> Any:
+def read_json(path: Path, *, max_depth: int = MAX_JSON_DEPTH) -> Any:
     """Parse a JSON file; a parse failure quarantines it and raises ``CorruptSaveError``."""
     try:
         text = path.read_text(encoding="utf-8")
-        return json.loads(text)
+        return loads_json(text, max_depth=max_depth)
     except FileNotFoundError:
         raise
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         moved = quarantine(path, str(exc))
         raise CorruptSaveError(str(path), f"unreadable ({exc}); moved to {moved.name}", str(moved)) from exc
+
+
+def read_model(path: Path, model: type[M]) -> M:
+    """Parse and validate a JSON save; either failure quarantines the file and raises ``CorruptSaveError``.
+
+    ``FileNotFoundError`` passes through (a missing file is not corrupt). Never returns a default for a file
+    that exists but is bad, so a caller cannot silently overwrite it."""
+    data = read_json(path)
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        errors = exc.errors()
+        where = ".".join(str(p) for p in errors[0]["loc"]) if errors else ""
+        msg = errors[0]["msg"] if errors else "?"
+        why = f"invalid contents ({exc.error_count()} errors; first at {where or '<root>'}: {msg})"
+        moved = quarantine(path, why)
+        raise CorruptSaveError(str(path), f"{why}; moved to {moved.name}", str(moved)) from None
+
+
+def clean_stale_tmp(folder: Path, *, older_than_s: float = 0.0, recursive: bool = False) -> int:
+    """Delete the ``.<name>.<random>.tmp`` files killed writes left in ``folder``; returns how many."""
+    if not folder.is_dir():
+        return 0
+    removed = 0
+    cutoff = time.time() - older_than_s
+    pattern = "**/.*" + TMP_SUFFIX if recursive else ".*" + TMP_SUFFIX
+    for tmp in folder.glob(pattern):
+        try:
+            if tmp.is_file() and not tmp.is_symlink() and tmp.stat().st_mtime <= cutoff:
+                tmp.unlink()
+                removed += 1
+        except OSError:
+            continue
+    if removed:
+        log.info("removed {} stale temporary file(s) in {}", removed, folder)
+    return removed

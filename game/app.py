@@ -189,9 +189,10 @@ class GameApp:
             self,
             summary,
             rank=rank,
-            high_scores=self._high_scores(),
+            high_scores=self._high_scores(bots=summary.bot is not None),
             warnings=self.saves_warnings(),
             reason="died",
+            bots=summary.bot is not None,
         )
         self.window.show_view(view)
 
@@ -243,9 +244,9 @@ class GameApp:
         self.recorded = True
         return rank
 
-    def _high_scores(self) -> list[HighScore]:
+    def _high_scores(self, *, bots: bool = False) -> list[HighScore]:
         store = self._saves()
-        return store.high_scores() if store is not None else []
+        return store.high_scores(bots=bots) if store is not None else []
 
     def _best_score(self) -> int:
         store = self._saves()

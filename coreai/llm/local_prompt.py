@@ -24,6 +24,7 @@ from coreai.llm.replies import (
     with_system_note,
 )
 from coreai.llm.types import ChatMessage, LlmRequest, LlmResult, ToolCall, ToolSpec
+from coreai.persist import loads_json
 
 Mode = Literal["text", "schema", "tool", "tool_choice"]
 
@@ -196,6 +197,6 @@ def _to_llama(message: ChatMessage) -> dict[str, Any]:
 
 def _args(raw: str) -> Any:
     try:
-        return json.loads(raw or "{}")
+        return loads_json(raw or "{}")
     except json.JSONDecodeError:
         return raw

@@ -16,6 +16,7 @@ from typing import Any
 
 from coreai.llm.replies import ThinkSplitter, final_text
 from coreai.llm.types import LlmChunk, ToolCall, Usage
+from coreai.persist import loads_json
 
 
 def chunks_of(stream: Any) -> Iterator[Any]:
@@ -24,7 +25,7 @@ def chunks_of(stream: Any) -> Iterator[Any]:
     if response is None or "json" not in response.headers.get("content-type", ""):
         yield from stream
         return
-    yield whole_reply_chunk(json.loads(response.read()))
+    yield whole_reply_chunk(loads_json(response.read()))
 
 
 def whole_reply_chunk(body: Any) -> SimpleNamespace:

@@ -16,6 +16,7 @@ from pydantic import BaseModel, ValidationError
 from coreai.errors import LlmError, LlmErrorCode
 from coreai.llm.reasoning import split_reasoning
 from coreai.llm.types import LlmResult, ToolCall, ToolSpec
+from coreai.persist import loads_json
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -112,7 +113,7 @@ def parse_structured(result: LlmResult, model: type[M], *, trace_id: str | None 
 def parse_json_object(text: str, what: str, backend: str, trace_id: str | None) -> dict[str, Any]:
     """``json.loads`` that accepts only an object and raises ``MALFORMED_OUTPUT`` otherwise."""
     try:
-        value = json.loads(text)
+        value = loads_json(text)
     except json.JSONDecodeError as exc:
         raise LlmError(
             LlmErrorCode.MALFORMED_OUTPUT,

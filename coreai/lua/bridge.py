@@ -191,13 +191,27 @@ class ModBridge:
         return (True,)
 
     # ------------------------------------------------------------------ storage
+    def _storage_notice(self) -> None:
+        """A storage file that was quarantined on first read is told to the player once."""
+        if self.storage.warning:
+            text, self.storage.warning = self.storage.warning, None
+            self.log.system("warn", f"storage: {text}")
+            self.on_report(self.mod, f"mod {self.mod}: {text}")
+
     def _storage_get(self, key: Any) -> Result:
-        return True, self.to_lua(self.storage.get(str(key)))
+        value = self.storage.get(str(key))
+        self._storage_notice()
+        return True, self.to_lua(value)
 
     def _storage_set(self, key: Any, data: Any) -> Result:
         value = lua_to_py(data) if data is not None else None  # copied now: no Lua object outlives the call
-        self.storage.set(str(key), value)
+        try:
+            self.storage.set(str(key), value)
+        finally:
+            self._storage_notice()
         return (True,)
 
     def _storage_keys(self) -> Result:
-        return True, self.to_lua(self.storage.keys())
+        keys = self.storage.keys()
+        self._storage_notice()
+        return True, self.to_lua(keys)

@@ -98,6 +98,9 @@ class ModManager:
     # ------------------------------------------------------------------ discovery and loading
     def load_all(self) -> list[ModStatus]:
         """Discover every mod folder and start the enabled, non-quarantined ones."""
+        if self.prefs.warning:
+            self._sup.notice("warning", "mods", self.prefs.warning, "settings")
+            self.prefs.warning = None
         for name, (folder, shipped) in self._reg.discover().items():
             slot = self._reg.slot(name, folder, shipped)
             if slot.running:

@@ -1,7 +1,8 @@
 """Persisted per-mod storage: a small JSON object under saves/mod_storage/<mod>.json, size-capped.
 
 Writes are batched: ``set`` marks the store dirty and the manager flushes it (atomically) about once a
-second and on unload. A corrupt file is moved aside by ``read_json`` and the mod starts with empty storage.
+second and on unload. A file that does not parse, or parses to anything but a JSON object, is moved aside
+(``*.corrupt-<time>``, never overwritten) and the mod starts with empty storage; ``warning`` says so once.
 """
 
 from __future__ import annotations
@@ -11,12 +12,17 @@ from pathlib import Path
 from typing import Any
 
 from loguru import logger
+from pydantic import RootModel
 
 from coreai.errors import CorruptSaveError, ModError
 from coreai.paths import saves_path
-from coreai.persist import atomic_write_json, read_json
+from coreai.persist import atomic_write_json, read_model
 
 log = logger.bind(feature="lua", trace_id=None)
+
+
+class StorageFile(RootModel[dict[str, Any]]):
+    """saves/mod_storage/<mod>.json: one JSON object (anything else is invalid, not "empty")."""
 
 
 class ModStorage:
@@ -38,16 +44,18 @@ class ModStorage:
 
     def _load(self) -> dict[str, Any]:
         if self._data is None:
-            data: Any = {}
+            data: dict[str, Any] = {}
             try:
-                data = read_json(self.path)
+                data = read_model(self.path, StorageFile).root
             except FileNotFoundError:
                 data = {}
             except CorruptSaveError as exc:
-                self.warning = f"storage file was corrupt and was moved aside ({exc.quarantined_to})"
-                log.warning("mod {}: {}", self.mod, self.warning)
-                data = {}
-            self._data = data if isinstance(data, dict) else {}
+                moved = Path(exc.quarantined_to or "?").name
+                self.warning = (
+                    f"storage file was unreadable or invalid; moved aside to {moved}, starting empty"
+                )
+                log.warning("mod {}: {} ({})", self.mod, self.warning, exc)
+            self._data = data
             self._size = len(self._encode(self._data))
         return self._data
 

@@ -26,6 +26,7 @@ from pydantic import ValidationError
 from coreai.errors import CoreAIError
 from coreai.events import EventBus, ToolCallEvent, ToolCallInfo, sanitize_arguments
 from coreai.llm.types import ToolCall
+from coreai.persist import loads_json
 from coreai.settings import ToolSettings
 from coreai.tools.base import Tool, ToolContext, ToolOutcome
 
@@ -113,7 +114,7 @@ class ToolCallPolicy:
         if call.name not in self.available:
             return f"tool '{call.name}' is not available for this request; do not call it"
         try:
-            raw = json.loads(call.arguments) if call.arguments.strip() else {}
+            raw = loads_json(call.arguments) if call.arguments.strip() else {}
         except json.JSONDecodeError as exc:
             return f"arguments are not valid JSON ({exc.msg} at char {exc.pos})"
         if not isinstance(raw, dict):

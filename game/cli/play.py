@@ -83,7 +83,7 @@ def run(options: LaunchOptions) -> int:
         store = SaveStore()
         for warning in store.warnings:
             log.warning(warning)
-        store.record_run(summary)
+        store.record_run(summary, human=False)  # headless runs go in the bot table
     else:
         from game.ai.session import AiSession
         from game.ai.wiring import attach

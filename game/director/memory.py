@@ -12,11 +12,11 @@ from collections import deque
 from pathlib import Path
 
 from loguru import logger
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
 from coreai.errors import CorruptSaveError, PersistenceError
 from coreai.paths import saves_path
-from coreai.persist import atomic_write_json, quarantine, read_json
+from coreai.persist import atomic_write_json, read_model
 from game.director.plan import NOTE_MAX
 
 MAX_NOTES = 8
@@ -67,12 +67,9 @@ class DirectorMemory:
         if not path.exists():
             return []
         try:
-            return _NotesFile.model_validate(read_json(path)).notes
-        except CorruptSaveError as exc:
+            return read_model(path, _NotesFile).notes
+        except CorruptSaveError as exc:  # unreadable, too deep or invalid: quarantined by read_model
             self.warning = str(exc)
-        except ValidationError as exc:
-            moved = quarantine(path, f"schema mismatch: {exc.error_count()} errors")
-            self.warning = f"{path.name} had invalid contents; moved aside to {moved.name}"
         except OSError as exc:
             self.warning = f"{path.name} could not be read ({exc})"
         _log.warning("director memory starts empty: {}", self.warning)

@@ -25,6 +25,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from coreai.errors import CorruptSaveError, PersistenceError
 from coreai.paths import saves_path
+from coreai.persist import loads_json
 from game.bot import SkillName
 from game.director.telemetry import GameSessionSnapshot
 from game.headless import RunSummary
@@ -180,7 +181,7 @@ def read_trajectory(path: Path) -> Trajectory:
         if not line.strip():
             continue
         try:
-            data = json.loads(line)
+            data = loads_json(line)
             kind = _RECORDS[data["type"]] if isinstance(data, dict) and data.get("type") in _RECORDS else None
             if kind is None:
                 raise ValueError(

@@ -17,6 +17,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from coreai.errors import ToolArgumentError
+from coreai.persist import loads_json
 from game.director.plan import (
     ELITE_CHANCE_RANGE,
     MAX_ELITE_STEP,
@@ -60,7 +61,7 @@ def parse_reply(raw: str, plan: dict[str, Any] | None, *, trace_id: str | None =
     if len(text) > MAX_RAW_CHARS:
         raise reject(f"reply is {len(text)} chars; at most {MAX_RAW_CHARS}", trace_id)
     try:
-        data = json.loads(text)
+        data = loads_json(text)
     except json.JSONDecodeError as exc:
         raise reject(f"reply is not JSON ({exc.msg} at char {exc.pos})", trace_id) from None
     if not isinstance(data, dict):

@@ -25,6 +25,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from coreai.errors import PersistenceError
 from coreai.paths import shipped_dir
+from coreai.persist import loads_json
 from game.director.pacing import PacingState
 from game.director.plan import DirectorKnobs, Pressure
 from game.director.telemetry import GameSessionSnapshot
@@ -61,7 +62,7 @@ def load_scenarios(path: Path = SHIPPED_SCENARIOS) -> list[Scenario]:
         if not text or text.startswith("#"):
             continue
         try:
-            sc = Scenario.model_validate(json.loads(text))
+            sc = Scenario.model_validate(loads_json(text))
         except (json.JSONDecodeError, ValidationError) as exc:
             raise PersistenceError(str(path), f"line {i}: not a valid scenario: {exc}") from None
         if sc.name in names:

@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from coreai.errors import PersistenceError, UnknownPrefabError
 from coreai.paths import shipped_dir
+from coreai.persist import loads_json
 
 DEFAULT_PREFAB_FILE = shipped_dir("assets", "prefabs") / "enemies.json"
 
@@ -66,7 +67,7 @@ class PrefabRegistry:
     @classmethod
     def load(cls, path: Path = DEFAULT_PREFAB_FILE) -> PrefabRegistry:
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
+            data = loads_json(path.read_text(encoding="utf-8"))
             return cls(PrefabFile.model_validate(data).prefabs)
         except (OSError, json.JSONDecodeError, ValidationError) as exc:
             raise PersistenceError(str(path), f"invalid prefab file: {exc}") from exc

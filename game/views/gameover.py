@@ -49,6 +49,7 @@ class GameOverView(AppView):
         high_scores: Sequence[Any],
         warnings: Sequence[str] = (),
         reason: str = "died",
+        bots: bool = False,
     ) -> None:
         super().__init__(app)
         self.summary = summary
@@ -92,7 +93,12 @@ class GameOverView(AppView):
         ]
         self.heads = (
             ShadowLabel("THIS RUN", font_size=15, font_name=palette.FONT_DISPLAY, color=palette.XP),
-            ShadowLabel("HIGH SCORES", font_size=15, font_name=palette.FONT_DISPLAY, color=palette.XP),
+            ShadowLabel(
+                "BOT HIGH SCORES" if bots else "HIGH SCORES",
+                font_size=15,
+                font_name=palette.FONT_DISPLAY,
+                color=palette.XP,
+            ),
         )
         self.scores: list[tuple[Label, Label, Label, bool]] = []
         for i, h in enumerate(list(high_scores)[:10]):
@@ -113,7 +119,7 @@ class GameOverView(AppView):
                     mine,
                 )
             )
-        self.no_scores = Label("no runs recorded yet", font_size=12, color=palette.TEXT_DIM)
+        self.no_scores = Label("no scored runs yet", font_size=12, color=palette.TEXT_DIM)
         self.warnings = [
             Label(f"! {w}", font_size=11, color=palette.WARN, anchor_x="center") for w in warnings
         ]
