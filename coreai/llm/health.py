@@ -3,6 +3,8 @@
 * ``check_model_file(path)``: is this a readable GGUF file? Missing, empty, truncated-header or non-GGUF files
   give a clear, player-readable message; ``require_model_file`` raises it as ``LlmError(UNAVAILABLE)`` so the
   caller falls back to the rules/stub backend instead of crashing.
+* ``check_local_backend(path)``: the same, after checking that llama-cpp-python (the ``[local]`` extra) is
+  installed at all; every caller that decides whether the local backend can run uses this one.
 * ``probe_openai(config)``: does the OpenAI-compatible server answer? ``GET /models`` first; where a server
   has no such route, a minimal chat POST (``max_tokens=1``) instead.
 * ``probe_backend(name, local, openai)``: the one call the console ``/backend`` command and F6 make.
@@ -13,6 +15,7 @@ Every probe returns a ``HealthReport``; none raises for a sick backend.
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import struct
 import time
 from dataclasses import dataclass
@@ -98,9 +101,26 @@ def check_model_file(path: str | Path, *, verify_sha256: bool = False) -> Health
     )
 
 
+LLAMA_CPP_MISSING = (
+    "the local model needs llama-cpp-python, which is not installed "
+    "(pip install 'arena-director[local]'); the game falls back to the rules backend"
+)
+
+
+def check_local_backend(path: str | Path) -> HealthReport:
+    """Can the local backend run: llama-cpp-python importable, and a readable GGUF model at ``path``."""
+    try:
+        installed = importlib.util.find_spec("llama_cpp") is not None
+    except (ImportError, ValueError):  # a broken or blocked install counts as missing
+        installed = False
+    if not installed:
+        return HealthReport("local", False, LLAMA_CPP_MISSING, LlmErrorCode.UNAVAILABLE)
+    return check_model_file(path)
+
+
 def require_model_file(path: str | Path) -> None:
-    """Raise ``LlmError(UNAVAILABLE)`` with the clear message when ``check_model_file`` fails."""
-    report = check_model_file(path)
+    """Raise ``LlmError(UNAVAILABLE)`` with the clear message when ``check_local_backend`` fails."""
+    report = check_local_backend(path)
     if not report.ok:
         raise LlmError(LlmErrorCode.UNAVAILABLE, report.detail, backend="local")
 
@@ -154,7 +174,7 @@ def _failed(backend: str, exc: LlmError, t0: float) -> HealthReport:
 def probe_backend(name: str, local: LocalLlmConfig, openai: OpenAILlmConfig) -> HealthReport:
     """Probe the backend ``name`` ("local" or "openai") before switching to it."""
     if name == "local":
-        return check_model_file(local.model_path)
+        return check_local_backend(local.model_path)
     if name == "openai":
         return probe_openai(openai)
     return HealthReport(

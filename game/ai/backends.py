@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from loguru import logger
 
 from coreai.errors import CoreAIError
-from coreai.llm.health import check_model_file
+from coreai.llm.health import check_local_backend
 from coreai.llm.stub import StubLlmClient, tool_reply
 from coreai.llm.types import LlmClient, LlmRequest, LlmResult
 from coreai.lua import programmer_demo_script
@@ -73,7 +73,7 @@ def build_backends(settings: Settings, *, on_progress: ProgressCallback | None =
     setup = BackendSetup(registry={"stub": offline_stub()}, routes={})
     setup.reasons["stub"] = "scripted, always available"
     if "local" in wanted:
-        report = check_model_file(llm.local.model_path)
+        report = check_local_backend(llm.local.model_path)
         if report.ok:
             try:
                 from coreai.llm.local import LocalLlmClient
