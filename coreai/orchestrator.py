@@ -109,7 +109,7 @@ class Orchestrator:
         trace_id = request.trace_id or new_trace_id()
         cancel = cancel or threading.Event()
         cfg = self.role_config(request.role)
-        backend = backend_for(self.llm, cfg.name)
+        backend = backend_for(self.llm, cfg.name, request.backend)
         started = time.perf_counter()
         self.events.publish(
             TaskEvent("started", trace_id, cfg.name, backend=backend, detail=request.hint[:80])
@@ -126,6 +126,7 @@ class Orchestrator:
                 temperature=cfg.temperature,
                 timeout_s=self.llm_timeout_s,
                 force_tool=request.force_tool,
+                backend=request.backend,
             )
             if cancel.is_set():
                 raise TaskCancelled("task cancelled", scope=request.cancellation_scope, trace_id=trace_id)

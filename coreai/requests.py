@@ -37,6 +37,11 @@ class AiTaskRequest(BaseModel):
         max_length=64,
         description="Make the model call this (allowed) tool: a grammar forces it on local models.",
     )
+    backend: str | None = Field(
+        default=None,
+        max_length=64,
+        description="Send this request's model calls to this registered backend instead of the role's route.",
+    )
 
 
 @dataclass(frozen=True)

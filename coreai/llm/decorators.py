@@ -26,8 +26,11 @@ _log = logger.bind(feature="llm")
 _POLL_S = 0.1  # how often a waiting call checks the caller's cancel event
 
 
-def backend_for(client: Any, role: str) -> str:
-    """The concrete backend name a request of ``role`` goes to (routing-aware)."""
+def backend_for(client: Any, role: str, override: str | None = None) -> str:
+    """The concrete backend name a request of ``role`` goes to (routing-aware); ``override`` is a
+    request's own backend (``LlmRequest.backend``), which wins over the role's route."""
+    if override:
+        return override
     fn = getattr(client, "backend_for", None)
     return str(fn(role)) if callable(fn) else str(getattr(client, "name", "?"))
 
@@ -70,7 +73,7 @@ class TimeoutClient(_Decorator):
         return request.timeout_s if request.timeout_s is not None else self.default_timeout_s
 
     def _timeout(self, request: LlmRequest, limit: float) -> LlmError:
-        backend = backend_for(self.inner, request.role)
+        backend = backend_for(self.inner, request.role, request.backend)
         return LlmError(
             LlmErrorCode.TIMEOUT, f"no reply within {limit:g}s", backend=backend, trace_id=request.trace_id
         )
@@ -89,7 +92,7 @@ class TimeoutClient(_Decorator):
             if request.cancel.is_set():
                 child.cancel.set()
                 future.cancel()
-                raise _cancelled(request, backend_for(self.inner, request.role))
+                raise _cancelled(request, backend_for(self.inner, request.role, request.backend))
             wait([future], timeout=min(_POLL_S, remaining))
             if future.done():
                 return future.result()
@@ -117,7 +120,7 @@ class TimeoutClient(_Decorator):
                 if remaining <= 0:
                     raise self._timeout(request, limit)
                 if request.cancel.is_set():
-                    raise _cancelled(request, backend_for(self.inner, request.role))
+                    raise _cancelled(request, backend_for(self.inner, request.role, request.backend))
                 try:
                     kind, value = chunks.get(timeout=min(_POLL_S, remaining))
                 except Empty:
@@ -161,7 +164,7 @@ class LoggingClient(_Decorator):
         )
 
     def complete(self, request: LlmRequest) -> LlmResult:
-        backend = backend_for(self.inner, request.role)
+        backend = backend_for(self.inner, request.role, request.backend)
         self._request_line(request, backend)
         started = time.perf_counter()
         try:
@@ -184,7 +187,7 @@ class LoggingClient(_Decorator):
         return result
 
     def stream(self, request: LlmRequest) -> Iterator[LlmChunk]:
-        backend = backend_for(self.inner, request.role)
+        backend = backend_for(self.inner, request.role, request.backend)
         self._request_line(request, backend)
         started = time.perf_counter()
         chars = 0

@@ -2,8 +2,9 @@
 
 It holds a registry of already-built clients by name ("stub", "rules", "local", "openai", or any other)
 and a role -> backend-name table taken from ``settings.llm.backends``. ``set_backend(role, name)`` reroutes
-a role while the game runs; a route to a name that has no client fails the call with ``LlmError``
-(backend_unavailable) naming what is registered, never an unhandled exception.
+a role while the game runs; a request that names its own ``backend`` goes there without touching the
+routes (the director's per-mode requests). A route to a name that has no client fails the call with
+``LlmError`` (backend_unavailable) naming what is registered, never an unhandled exception.
 """
 
 from __future__ import annotations
@@ -64,14 +65,17 @@ class RoutingClient:
             return self._routes.get(role, self.default)
 
     def client_for(self, request: LlmRequest) -> LlmClient:
+        """``request.backend`` when the request names one (one request, no shared route changes), else the
+        role's route."""
         with self._lock:
-            name = self._routes.get(request.role, self.default)
+            name = request.backend or self._routes.get(request.role, self.default)
             client = self._backends.get(name)
             known = ", ".join(sorted(self._backends))
         if client is None:
+            how = "asks for" if request.backend else "is routed to"
             raise LlmError(
                 LlmErrorCode.UNAVAILABLE,
-                f"role {request.role} is routed to '{name}', which is not available (registered: {known})",
+                f"role {request.role} {how} '{name}', which is not available (registered: {known})",
                 backend=name,
                 trace_id=request.trace_id or None,
             )

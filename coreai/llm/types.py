@@ -47,6 +47,8 @@ class LlmRequest:
     messages: tuple[ChatMessage, ...]
     role: str = "Chat"
     trace_id: str = ""
+    # A backend name for this request only (the role's route otherwise); nothing shared is rewritten.
+    backend: str | None = None
     tools: tuple[ToolSpec, ...] = ()
     # "auto" lets the model choose, "none" disables tools, any other string forces that tool by name.
     tool_choice: str = "auto"

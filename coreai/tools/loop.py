@@ -77,6 +77,7 @@ class ToolLoop:
         temperature: float = 0.2,
         timeout_s: float | None = None,
         force_tool: str | None = None,
+        backend: str | None = None,
     ) -> LoopOutcome:
         specs = tuple(t.spec() for t in canonical_order(tools.values()) if t.name in available)
         forced = force_tool if force_tool and any(s.name == force_tool for s in specs) else None
@@ -85,6 +86,7 @@ class ToolLoop:
             messages=(),
             role=ctx.role,
             trace_id=ctx.trace_id,
+            backend=backend,
             tools=specs,
             tool_choice=forced or ("auto" if specs else "none"),
             max_tokens=max_tokens,

@@ -112,7 +112,6 @@ class AgentPlanSource:
         future: Future[PlanReply] = Future()
         started = time.perf_counter()
         try:
-            self.runtime.router.set_backend("Creator", self.backend)
             handle = self.runtime.submit(
                 AiTaskRequest(
                     role="Creator",
@@ -122,6 +121,7 @@ class AgentPlanSource:
                     trace_id=req.trace_id,
                     allowed_tools=[TOOL_NAME],
                     force_tool=TOOL_NAME,
+                    backend=self.backend,  # this request only: the player's Creator route stays
                     instructions="Situation (JSON):\n" + req.situation.model_dump_json(),
                 )
             )

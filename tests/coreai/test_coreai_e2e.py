@@ -123,3 +123,27 @@ def runtime_state_command():
     from coreai.commands import GetState
 
     return GetState(trace_id="e2e")
+
+
+def test_concurrent_tasks_of_one_role_with_different_backends_do_not_race(saves_dir: Path):
+    """Two Creator tasks running at once, each naming its own backend: each one's model calls reach only
+    its backend, and the role's shared route is never rewritten."""
+    a = StubLlmClient(lambda r: "from a", name="a", delay_s=0.2)
+    b = StubLlmClient(lambda r: "from b", name="b", delay_s=0.2)
+    runtime = CoreAiRuntime(
+        Settings.model_validate({"llm": ALL_STUB, "queue": {"max_concurrent": 2}}),
+        backends={"a": a, "b": b},
+    )
+    try:
+        handles = [
+            runtime.submit(AiTaskRequest(role="Creator", hint=f"task {i}", backend="ab"[i % 2]))
+            for i in range(6)
+        ]
+        results = [h.result(WAIT) for h in handles]
+    finally:
+        runtime.close()
+    assert [r.content for r in results] == ["from a", "from b"] * 3
+    assert [r.backend for r in results] == ["a", "b"] * 3
+    assert all(req.backend == "a" for req in a.requests) and len(a.requests) == 3
+    assert all(req.backend == "b" for req in b.requests) and len(b.requests) == 3
+    assert runtime.router.backend_for("Creator") == "stub"

@@ -159,3 +159,16 @@ def test_stream_times_out_and_retries_only_before_the_first_chunk():
 def test_logging_client_is_transparent_for_results():
     stub = StubLlmClient(["same"])
     assert LoggingClient(stub).complete(request()).content == "same"
+
+
+def test_a_request_that_names_its_backend_goes_there_and_leaves_the_routes_alone():
+    a, b = StubLlmClient(["from a"] * 3, name="a"), StubLlmClient(["from b"] * 3, name="b")
+    router = RoutingClient({"a": a, "b": b}, {"Creator": "a"})
+    pipeline = build_pipeline(router)
+    assert pipeline.complete(request("Creator", backend="b")).content == "from b"
+    assert router.routes() == {"Creator": "a"} and router.backend_for("Creator") == "a"
+    assert pipeline.complete(request("Creator")).content == "from a"
+    assert backend_for(pipeline, "Creator", "b") == "b" and backend_for(pipeline, "Creator") == "a"
+    with pytest.raises(LlmError) as info:
+        router.complete(request("Creator", backend="gpt-9"))
+    assert info.value.code is LlmErrorCode.UNAVAILABLE and "asks for 'gpt-9'" in str(info.value)

@@ -118,6 +118,26 @@ def test_the_director_can_run_on_an_llm_backend(saves_dir: Path, closing: list) 
     assert session.director.last_plan is not None and session.director.last_plan.pressure == "hold"
 
 
+def test_a_players_creator_backend_survives_director_requests(saves_dir: Path, closing: list) -> None:
+    """The director's stub mode sends its requests to 'stub' per request; the player's ``/backend Creator
+    other`` route stays, and the other backend never sees a director request."""
+    stub, other = offline_stub(), StubLlmClient(lambda r: "other here", name="other")
+    setup = BackendSetup(registry={"stub": stub, "other": other}, routes={})
+    session = AiSession(LaunchOptions(), settings=ALL_STUB, setup=setup, configure_logs=False)
+    closing.append(session)
+    world = session.world_factory(7)
+    session.on_run_start(world)
+    assert session.switch_backend("Creator", "other") == "Creator now uses other"
+    session.director.set_mode("stub", world)
+    play_until(session, world, lambda: session.director.accepted >= 2)
+    assert session.runtime.router.backend_for("Creator") == "other"
+    assert not any(any(t.name == "set_director_plan" for t in r.tools) for r in other.requests)
+    assert any(r.backend == "stub" for r in stub.requests)
+    handle = session.ask("Creator", "hello")
+    play_until(session, world, handle.done)
+    assert handle.result(0).content == "other here" and handle.result(0).backend == "other"
+
+
 def test_external_plans_take_the_same_validation(saves_dir: Path, closing: list) -> None:
     session, world = make_session()
     closing.append(session)
