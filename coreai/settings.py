@@ -10,17 +10,27 @@ from __future__ import annotations
 import re
 import tomllib
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from coreai.errors import SettingsError
 from coreai.llm.config import LocalLlmConfig, OpenAILlmConfig
+from coreai.llm.registry import BACKENDS
 from coreai.lua.settings import LuaSettings
 from coreai.mcp.settings import McpSettings
 from coreai.paths import settings_file
 
-BackendName = Literal["stub", "rules", "local", "openai"]
+
+def _registered_backend(name: str) -> str:
+    known = BACKENDS.route_names()
+    if name not in known:
+        raise ValueError(f"unknown backend '{name}' (registered: {', '.join(known)})")
+    return name
+
+
+# A name from the backend registry (coreai.llm.registry.BACKENDS), or "rules".
+BackendName = Annotated[str, AfterValidator(_registered_backend)]
 Feature = Literal["llm", "lua", "world", "director", "mcp", "metrics", "game"]
 LogLevel = Literal["TRACE", "DEBUG", "INFO", "SUCCESS", "WARNING", "ERROR", "CRITICAL"]
 
@@ -54,6 +64,7 @@ class LlmSettings(_Section):
     retry_attempts: int = Field(default=2, ge=0, le=10)
     retry_base_delay_s: float = Field(default=0.25, ge=0, le=30)
     retry_max_delay_s: float = Field(default=4.0, ge=0, le=120)
+    # one section per backend kind with a config_key in the registry (a test checks they match)
     local: LocalLlmConfig = Field(default_factory=lambda: LocalLlmConfig.model_validate({}))
     openai: OpenAILlmConfig = Field(default_factory=lambda: OpenAILlmConfig.model_validate({}))
 

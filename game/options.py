@@ -8,6 +8,8 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from coreai.llm.registry import BACKENDS
+
 BotName = Literal["weak", "average", "strong"]
 
 
@@ -20,7 +22,7 @@ class LaunchOptions(BaseModel):
     fullscreen: bool = False
     mute: bool = False
     replay: Path | None = None
-    director: str = Field("rules", description="static, rules, or a chat backend: stub, local, openai")
+    director: str = Field("rules", description="static, rules, or a backend registry name")
     mcp: bool = False
     mcp_port: int | None = Field(None, ge=1, le=65535, description="default: the [mcp] port setting, 8590")
 
@@ -43,7 +45,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--director",
         default="rules",
-        choices=["static", "rules", "stub", "local", "openai"],
+        choices=["static", "rules", *BACKENDS.names()],
         help="director mode at start (F6 cycles in game; default rules)",
     )
     p.add_argument(

@@ -1,30 +1,28 @@
 """Build the LLM backend registry the game's agents route through, with one log line per role saying which
 backend it got and why.
 
-``stub`` is always there (scripted, offline). ``local`` is built when a role wants it and the GGUF file checks
-out; it loads in the background. ``openai`` is built when a role wants it and a server is configured
-(``[llm.openai] base_url`` or ``OPENAI_BASE_URL`` / ``OPENAI_API_KEY``). A role whose backend is missing falls
-back to ``stub`` and the log line says why; nothing here raises for a sick backend.
+The backends are the entries of ``coreai.llm.registry.BACKENDS``. ``stub`` is always there (scripted,
+offline: ``offline_stub``). Any other entry is built when a role wants it and its kind's precheck passes
+(``local``: the GGUF file checks out, it loads in the background; ``openai``: a server is configured). A role
+whose backend is missing falls back to ``stub`` and the log line says why; nothing here raises for a sick
+backend.
 """
 
 from __future__ import annotations
 
 import json
-import os
-from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from loguru import logger
 
 from coreai.errors import CoreAIError
-from coreai.llm.health import check_local_backend
+from coreai.llm.registry import BACKENDS, RULES, BackendRegistry, BuildContext, ProgressCallback
 from coreai.llm.stub import StubLlmClient, tool_reply
 from coreai.llm.types import LlmClient, LlmRequest, LlmResult
 from coreai.lua import programmer_demo_script
 from coreai.settings import BUILTIN_ROLES, Settings
 
 log = logger.bind(feature="llm", trace_id="startup")
-ProgressCallback = Callable[[float, str], None]
 
 OFFLINE_LINE = (
     "(offline stub) I answer with canned lines. Route this role to a real model in saves/settings.toml "
@@ -62,44 +60,22 @@ def offline_stub() -> StubLlmClient:
     return StubLlmClient(answer, name="stub")
 
 
-def openai_configured(settings: Settings) -> bool:
-    cfg = settings.llm.openai
-    return bool(cfg.base_url or os.environ.get("OPENAI_BASE_URL") or os.environ.get("OPENAI_API_KEY"))
-
-
-def build_backends(settings: Settings, *, on_progress: ProgressCallback | None = None) -> BackendSetup:
+def build_backends(
+    settings: Settings,
+    *,
+    on_progress: ProgressCallback | None = None,
+    registry: BackendRegistry = BACKENDS,
+) -> BackendSetup:
+    """Build every registered backend a route names (``stub`` always, as the game's offline stub)."""
     llm = settings.llm
     wanted = {*llm.backends.values(), llm.default_backend}
     setup = BackendSetup(registry={"stub": offline_stub()}, routes={})
     setup.reasons["stub"] = "scripted, always available"
-    if "local" in wanted:
-        report = check_local_backend(llm.local.model_path)
-        if report.ok:
-            try:
-                from coreai.llm.local import LocalLlmClient
-
-                setup.registry["local"] = LocalLlmClient(llm.local, on_progress=on_progress)
-                setup.reasons["local"] = (
-                    f"{os.path.basename(llm.local.model_path)} (loading in the background)"
-                )
-            except CoreAIError as exc:
-                setup.reasons["local"] = str(exc)
-        else:
-            setup.reasons["local"] = report.detail
-    if "openai" in wanted:
-        if openai_configured(settings):
-            try:
-                from coreai.llm.openai_backend import OpenAIBackend
-
-                client = OpenAIBackend(llm.openai)
-                setup.registry["openai"] = client
-                setup.reasons["openai"] = f"{client.base_url} model {llm.openai.model}"
-            except CoreAIError as exc:
-                setup.reasons["openai"] = str(exc)
-        else:
-            setup.reasons["openai"] = "no server configured ([llm.openai] base_url or OPENAI_BASE_URL)"
-    if "rules" in wanted:
-        setup.reasons["rules"] = "'rules' is the director's deterministic policy, not a chat backend"
+    for name in registry.names():
+        if name != "stub" and name in wanted:
+            add_backend(setup, name, settings, on_progress=on_progress, registry=registry)
+    if RULES in wanted:
+        setup.reasons[RULES] = "'rules' is the director's deterministic policy, not a chat backend"
     roles = sorted({*BUILTIN_ROLES, *llm.backends})
     for role in roles:
         asked = llm.backends.get(role, llm.default_backend)
@@ -112,6 +88,30 @@ def build_backends(settings: Settings, *, on_progress: ProgressCallback | None =
                 "role {} -> stub: '{}' is unavailable: {}", role, asked, setup.reasons.get(asked, "?")
             )
     return setup
+
+
+def add_backend(
+    setup: BackendSetup,
+    name: str,
+    settings: Settings,
+    *,
+    on_progress: ProgressCallback | None = None,
+    registry: BackendRegistry = BACKENDS,
+) -> LlmClient | None:
+    """Build the registry entry ``name`` into ``setup`` (its client, or the reason it is unavailable)."""
+    llm = settings.llm
+    why = registry.precheck(name, llm)
+    if why is not None:
+        setup.reasons[name] = why
+        return None
+    try:
+        client = registry.build(name, llm, BuildContext(on_progress=on_progress))
+    except CoreAIError as exc:
+        setup.reasons[name] = str(exc)
+        return None
+    setup.registry[name] = client
+    setup.reasons[name] = registry.describe(name, llm)
+    return client
 
 
 def describe(setup: BackendSetup) -> str:

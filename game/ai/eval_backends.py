@@ -1,8 +1,10 @@
-"""Let ``python -m game.eval decisions --backend local|openai|stub`` measure the chat backends through the
-exact path the game uses: the Creator role, the ``set_director_plan`` tool and the director's validation."""
+"""Let ``python -m game.eval decisions --backend NAME`` (any entry of the backend registry) measure the chat
+backends through the exact path the game uses: the Creator role, the ``set_director_plan`` tool and the
+director's validation."""
 
 from __future__ import annotations
 
+from coreai.llm.registry import BACKENDS
 from coreai.settings import Settings, load_settings
 from game.ai.backends import build_backends
 from game.ai.director_agent import AgentPlanSource, PlanCapture, install_director_tools
@@ -30,5 +32,5 @@ def agent_source(name: str, settings: Settings | None = None) -> PlanSource:
 
 
 def register_all() -> None:
-    for name in ("stub", "local", "openai"):
+    for name in BACKENDS.names():
         register_backend(name, lambda n=name: agent_source(n))  # type: ignore[misc]

@@ -17,6 +17,7 @@ from typing import Any
 from loguru import logger
 
 from coreai.errors import CommandRejected, CoreAIError, SettingsError
+from coreai.llm.registry import BACKENDS
 from coreai.logging import configure_logging
 from coreai.lua import LuaExecutionEvent, LuaExecutionFailed, LuaExecutionSucceeded, ModManager
 from coreai.mcp import McpServerThread
@@ -189,7 +190,7 @@ class AiSession:
         when the probe answers, and a failed probe skips that backend with a notice."""
         modes = self.director.modes()
         target = modes[(modes.index(self.director.mode) + 1) % len(modes)]
-        if target in ("local", "openai"):
+        if BACKENDS.needs_probe(target):
             self.notify("info", f"director: checking {target}...")
             threading.Thread(target=self._probe_then_switch, args=(target,), daemon=True).start()
             return self.director.mode
@@ -203,10 +204,8 @@ class AiSession:
 
     def _probe_then_switch(self, target: str) -> None:
         from coreai.commands import CallOnMain
-        from coreai.llm.health import probe_backend
 
-        llm = self.settings.llm
-        report = probe_backend(target, llm.local, llm.openai)
+        report = BACKENDS.probe(target, self.settings.llm)
         mode = target
         if not report.ok:
             modes = self.director.modes()
@@ -251,13 +250,10 @@ class AiSession:
 
     def switch_backend(self, role: str, name: str) -> str:
         """Console ``/backend <role> <name>``: probe first, switch only if it answers."""
-        from coreai.llm.health import probe_backend
-
-        llm = self.settings.llm
         if name not in self.backends.registry:
             return f"backend '{name}' is not available ({self.backends.reasons.get(name, 'not configured')})"
-        if name in ("local", "openai"):
-            report = probe_backend(name, llm.local, llm.openai)
+        if BACKENDS.needs_probe(name):
+            report = BACKENDS.probe(name, self.settings.llm)
             if not report.ok:
                 return f"{name} failed its health probe: {report.detail}; {role} stays on " + (
                     self.runtime.router.backend_for(role)

@@ -1,4 +1,4 @@
-"""Model-file checks, health probes and the backend factory: clear messages, never a crash."""
+"""Model-file checks, health probes and the backend registry's build/probe: clear messages, never a crash."""
 
 from __future__ import annotations
 
@@ -11,11 +11,16 @@ from llm_testkit import free_port
 
 from coreai.errors import LlmError, LlmErrorCode, SettingsError
 from coreai.llm.config import LocalLlmConfig, OpenAILlmConfig
-from coreai.llm.factory import build_backend
-from coreai.llm.health import check_model_file, probe_backend, probe_openai, require_model_file
+from coreai.llm.health import check_model_file, probe_openai, require_model_file
 from coreai.llm.local import LocalLlmClient
 from coreai.llm.openai_backend import OpenAIBackend
+from coreai.llm.registry import BACKENDS, BackendRegistry, BuildContext
 from coreai.llm.types import LlmClient
+from coreai.settings import LlmSettings
+
+
+def llm(local: LocalLlmConfig | None = None, openai: OpenAILlmConfig | None = None) -> LlmSettings:
+    return LlmSettings(local=local or LocalLlmConfig(), openai=openai or OpenAILlmConfig())
 
 
 def _fake_gguf(
@@ -62,19 +67,21 @@ def test_the_real_model_passes_including_its_sha256(model_path: Path) -> None:
 
 def test_factory_refuses_a_missing_model_without_starting_anything(tmp_path: Path) -> None:
     with pytest.raises(LlmError) as info:
-        build_backend("local", LocalLlmConfig(model_path=str(tmp_path / "nope.gguf")), OpenAILlmConfig())
+        BACKENDS.build("local", llm(LocalLlmConfig(model_path=str(tmp_path / "nope.gguf"))))
     assert info.value.code is LlmErrorCode.UNAVAILABLE and "not found" in str(info.value)
     with pytest.raises(SettingsError) as bad_name:
-        build_backend("gpt-local", LocalLlmConfig(), OpenAILlmConfig())
+        BACKENDS.build("gpt-local", llm())
     assert bad_name.value.key == "llm.backend"
 
 
 def test_factory_builds_both_real_backends(local_config: LocalLlmConfig, fault_server: FaultServer) -> None:
-    openai_client = build_backend("openai", local_config, OpenAILlmConfig(base_url=fault_server.base_url))
+    openai_client = BACKENDS.build(
+        "openai", llm(local_config, OpenAILlmConfig(base_url=fault_server.base_url))
+    )
     assert isinstance(openai_client, OpenAIBackend) and isinstance(openai_client, LlmClient)
     stages: list[float] = []
-    local_client = build_backend(
-        "local", local_config, OpenAILlmConfig(), on_progress=lambda f, s: stages.append(f)
+    local_client = BACKENDS.build(
+        "local", llm(local_config), BuildContext(on_progress=lambda f, s: stages.append(f))
     )
     assert isinstance(local_client, LocalLlmClient) and isinstance(local_client, LlmClient)
     local_client.wait_ready(60)
@@ -103,9 +110,49 @@ def test_probe_of_dead_server_reports_unavailable_quickly() -> None:
     assert not report.ok and report.code is LlmErrorCode.UNAVAILABLE and report.latency_s < 3
 
 
-def test_probe_backend_dispatches(tmp_path: Path, local_config: LocalLlmConfig) -> None:
-    assert probe_backend("local", local_config, OpenAILlmConfig()).ok
+def test_registry_probe_dispatches(tmp_path: Path, local_config: LocalLlmConfig) -> None:
+    assert BACKENDS.probe("local", llm(local_config)).ok
     missing = LocalLlmConfig(model_path=str(tmp_path / "x.gguf"))
-    assert not probe_backend("local", missing, OpenAILlmConfig()).ok
-    unknown = probe_backend("rules", local_config, OpenAILlmConfig())
+    assert not BACKENDS.probe("local", llm(missing)).ok
+    unknown = BACKENDS.probe("rules", llm(local_config))
     assert not unknown.ok and "unknown backend" in unknown.detail
+    assert BACKENDS.probe("stub", llm()).ok and not BACKENDS.needs_probe("stub")
+    assert BACKENDS.needs_probe("local") and BACKENDS.needs_probe("openai")
+
+
+def test_a_second_entry_of_a_kind_has_its_own_name_and_config(
+    tmp_path: Path, local_config: LocalLlmConfig, fault_server: FaultServer
+) -> None:
+    """An added entry (a discovered server) builds, probes and is named on its own; settings accept it."""
+    registry = BackendRegistry()
+    for kind in BACKENDS.kinds():
+        registry.register_kind(kind)
+    entry = registry.add(
+        "lmstudio", "openai", OpenAILlmConfig(base_url=fault_server.base_url, model="fault-model")
+    )
+    assert entry.kind.name == "openai" and registry.names() == ("stub", "local", "openai", "lmstudio")
+    assert registry.config_for("openai", llm()).base_url is None, "the default entry keeps [llm.openai]"
+    client = registry.build("lmstudio", llm())
+    assert isinstance(client, OpenAIBackend) and client.name == "lmstudio"
+    client.close()
+    report = registry.probe("lmstudio", llm())
+    assert report.ok and report.backend == "lmstudio" and report.models == ("fault-model",)
+    with pytest.raises(SettingsError, match="already registered"):
+        registry.add("lmstudio", "openai")
+    with pytest.raises(SettingsError, match="unknown backend kind"):
+        registry.add("x", "gpt")
+    with pytest.raises(SettingsError, match="needs a OpenAILlmConfig"):
+        registry.add("y", "openai", local_config)
+    registry.remove("lmstudio")
+    assert "lmstudio" not in registry.names()
+
+
+def test_settings_backend_names_and_sections_come_from_the_registry() -> None:
+    assert set(LlmSettings.model_fields) >= {k.config_key for k in BACKENDS.kinds() if k.config_key}
+    for kind in BACKENDS.kinds():
+        if kind.config_key:
+            assert LlmSettings.model_fields[kind.config_key].annotation is kind.config_model
+    for name in BACKENDS.route_names():
+        assert LlmSettings(default_backend=name, backends={"Chat": name}).backends["Chat"] == name
+    with pytest.raises(ValueError, match="registered: stub, local, openai"):
+        LlmSettings(backends={"Chat": "gpt-9"})
