@@ -7,7 +7,8 @@
   installed at all; every caller that decides whether the local backend can run uses this one.
 * ``probe_openai(config)``: does the OpenAI-compatible server answer? ``GET /models`` first; where a server
   has no such route, a minimal chat POST (``max_tokens=1``) instead.
-* ``probe_backend(name, local, openai)``: the one call the console ``/backend`` command and F6 make.
+* The backend registry (``coreai.llm.registry``) names which probe each backend kind runs; F6 and the
+  console ``/backend`` command call ``BACKENDS.probe(name, settings.llm)``.
 
 Every probe returns a ``HealthReport``; none raises for a sick backend.
 """
@@ -24,7 +25,7 @@ from pathlib import Path
 from loguru import logger
 
 from coreai.errors import LlmError, LlmErrorCode
-from coreai.llm.config import LocalLlmConfig, OpenAILlmConfig
+from coreai.llm.config import OpenAILlmConfig
 
 log = logger.bind(feature="llm", trace_id="health")
 
@@ -169,14 +170,3 @@ def probe_openai(config: OpenAILlmConfig, *, timeout_s: float = 3.0) -> HealthRe
 def _failed(backend: str, exc: LlmError, t0: float) -> HealthReport:
     log.warning("health probe of {} failed: {}", backend, exc)
     return HealthReport(backend, False, str(exc), exc.code, time.perf_counter() - t0)
-
-
-def probe_backend(name: str, local: LocalLlmConfig, openai: OpenAILlmConfig) -> HealthReport:
-    """Probe the backend ``name`` ("local" or "openai") before switching to it."""
-    if name == "local":
-        return check_local_backend(local.model_path)
-    if name == "openai":
-        return probe_openai(openai)
-    return HealthReport(
-        name, False, f"unknown backend '{name}' (expected 'local' or 'openai')", LlmErrorCode.UNAVAILABLE
-    )
