@@ -30,17 +30,18 @@ BLOCKED_RUN = textwrap.dedent(
     print("imported", len(names))
 
     from coreai.errors import LlmError, LlmErrorCode
-    from coreai.llm.config import LocalLlmConfig, OpenAILlmConfig
-    from coreai.llm.health import check_local_backend, probe_backend
-    from coreai.llm import factory
+    from coreai.llm.health import check_local_backend
+    from coreai.llm.registry import BACKENDS
+    from coreai.settings import LlmSettings
 
-    local = LocalLlmConfig.model_validate({})
-    report = check_local_backend(local.model_path)
+    llm = LlmSettings()
+    report = check_local_backend(llm.local.model_path)
     assert not report.ok and report.code == LlmErrorCode.UNAVAILABLE, report
     assert "llama-cpp-python" in report.detail, report.detail
-    assert not probe_backend("local", local, OpenAILlmConfig.model_validate({})).ok
+    assert not BACKENDS.probe("local", llm).ok
+    assert "llama-cpp-python" in BACKENDS.precheck("local", llm)
     try:
-        factory.build_backend("local", local, OpenAILlmConfig.model_validate({}))
+        BACKENDS.build("local", llm)
     except LlmError as exc:
         assert exc.code == LlmErrorCode.UNAVAILABLE and "llama-cpp-python" in str(exc), exc
         print("local unavailable:", exc)
