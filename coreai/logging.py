@@ -4,15 +4,21 @@ Library code logs through ``logger.bind(feature=..., trace_id=...)`` with one of
 (llm, lua, world, director, mcp, metrics, game). ``configure_logging`` installs a console sink and a rotating
 file sink in ``saves/logs/``; ``set_level`` and ``set_features`` change what is written at run time (the
 sinks are re-added with the new level so a filtered-out debug line costs a fraction of a microsecond).
+
+Libraries that log through the standard ``logging`` module (uvicorn, the mcp SDK, httpx/httpcore, openai)
+are routed into the same sinks by ``route_stdlib_logging`` (called by ``configure_logging``): their lines
+get the ``mcp`` or ``llm`` feature tag, so there is one log.
 """
 
 from __future__ import annotations
 
 import contextlib
+import logging
 import sys
 import threading
 from collections.abc import Iterable
 from pathlib import Path
+from types import FrameType
 from typing import Any
 
 from loguru import logger
@@ -30,6 +36,64 @@ _handler_ids: list[int] = []
 _settings = LogSettings()
 _log_dir: Path | None = None
 _features: frozenset[str] = frozenset(ALL_FEATURES)
+
+
+# stdlib logger name prefix -> feature tag; the chatty per-request INFO lines of some go to DEBUG.
+STDLIB_FEATURES: dict[str, str] = {
+    "uvicorn": "mcp",
+    "mcp": "mcp",
+    "sse_starlette": "mcp",
+    "starlette": "mcp",
+    "httpx": "llm",
+    "httpx2": "llm",
+    "httpcore": "llm",
+    "httpcore2": "llm",
+    "openai": "llm",
+}
+_CHATTY = ("uvicorn.access", "httpx", "httpcore", "mcp.server.lowlevel", "mcp.server.streamable_http")
+
+
+def stdlib_feature(name: str) -> str:
+    for prefix, feature in STDLIB_FEATURES.items():
+        if name == prefix or name.startswith(prefix + "."):
+            return feature
+    return "-"
+
+
+class InterceptHandler(logging.Handler):
+    """Hands stdlib log records to loguru, tagged with the feature of the library that wrote them."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        level: str | int
+        try:
+            level = logger.level(record.levelname).name
+        except ValueError:
+            level = record.levelno
+        if level == "INFO" and record.name.startswith(_CHATTY):
+            level = "DEBUG"
+        frame: FrameType | None = logging.currentframe()
+        depth = 0
+        while frame is not None and (depth == 0 or frame.f_code.co_filename == logging.__file__):
+            frame, depth = frame.f_back, depth + 1
+        logger.bind(feature=stdlib_feature(record.name), trace_id=record.name).opt(
+            depth=depth, exception=record.exc_info
+        ).log(level, "{}", record.getMessage())
+
+
+_intercept = InterceptHandler()
+
+
+def route_stdlib_logging() -> None:
+    """Put one handler on the root logger that forwards to loguru (idempotent). The root keeps its level
+    (other libraries' warnings come through); the listed libraries log from INFO up unless they set a level
+    themselves, so their debug chatter is not even formatted."""
+    root = logging.getLogger()
+    if _intercept not in root.handlers:
+        root.addHandler(_intercept)
+    for name in STDLIB_FEATURES:
+        lib = logging.getLogger(name)
+        if lib.level == logging.NOTSET:
+            lib.setLevel(logging.INFO)
 
 
 def _filter(record: Any) -> bool:
@@ -77,6 +141,7 @@ def configure_logging(settings: LogSettings | None = None, *, log_dir: Path | No
         _log_dir = log_dir
         _features = frozenset(_settings.features)
         _install()
+    route_stdlib_logging()
 
 
 def set_level(level: LogLevel, *, file_level: LogLevel | None = None) -> None:
