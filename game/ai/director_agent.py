@@ -24,6 +24,7 @@ from coreai.paths import shipped
 from coreai.requests import AiTaskRequest
 from coreai.runtime import CoreAiRuntime
 from coreai.tools.base import Tool, ToolContext
+from game.director.knobs import tool_summary
 from game.director.plan import TOOL_NAME, DirectorPlan, plan_json_schema
 from game.director.source import PlanReply, PlanRequest
 
@@ -89,7 +90,7 @@ def plan_tool(prefabs: Collection[str], events: Collection[str], capture: PlanCa
         description=(
             "Submit your decision for the next ~10 seconds of play. "
             "pressure: ease_off | hold | raise | spike. "
-            "Optional: mix (prefab -> weight 0..5), elite_chance (0..0.35), pickup_rate (0.25..3), event, "
+            f"Optional: {tool_summary()}, event, "
             "note (a line for your memory). Always give a one-line reason and a short announcer line."
         ),
         args_model=PlanArgs,

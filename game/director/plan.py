@@ -4,7 +4,8 @@ may ask for, and the bounded knobs it moves.
 ``DirectorPlan`` is the tool's argument model: strict types (a string where a number belongs is rejected,
 never coerced), no extra keys, hard bounds, one-line reason. Values outside the hard bounds reject the whole
 plan; values inside the bounds but too far from the current knobs are clamped by ``validate.py`` to the
-per-plan maximum change. ``plan_json_schema`` is the schema handed to the LLM: prefab mix keys and event
+per-plan maximum change. The knob fields, bounds and steps come from the knob table (``knobs.py``).
+``plan_json_schema`` is the schema handed to the LLM: prefab mix keys and event
 names are spelled out as properties and enums, because llama.cpp grammars keep enums and ``maxItems`` but
 ignore numeric bounds.
 """
@@ -12,9 +13,11 @@ ignore numeric bounds.
 from __future__ import annotations
 
 from collections.abc import Collection
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, create_model, field_validator
+
+from game.director.knobs import KNOB, KNOBS, MIX_WEIGHT, PLAN_KNOBS
 
 Pressure = Literal["ease_off", "hold", "raise", "spike"]
 PRESSURES: tuple[Pressure, ...] = ("ease_off", "hold", "raise", "spike")
@@ -26,16 +29,10 @@ NOTE_MAX = 120
 EVENT_NAME_MAX = 32
 MIX_MAX_KEYS = 8
 
-# Hard bounds (a plan outside them is rejected).
-MIX_WEIGHT_RANGE = (0.0, 5.0)
-ELITE_CHANCE_RANGE = (0.0, 0.35)
-PICKUP_RATE_RANGE = (0.25, 3.0)
-PRESSURE_RANGE = (0.2, 3.0)  # the pressure knob (a credit-income multiplier) never leaves this
-
-# Maximum change per plan (a plan asking for more is clamped to this much).
-MAX_MIX_STEP = 1.5
-MAX_ELITE_STEP = 0.08
-MAX_PICKUP_STEP = 0.5
+# Hard bounds (a plan outside them is rejected) and maximum changes per plan come from the knob table.
+MIX_WEIGHT_RANGE = MIX_WEIGHT.range
+MAX_MIX_STEP = MIX_WEIGHT.max_step or 0.0
+PRESSURE_RANGE = KNOB["pressure"].range  # the pressure knob (a credit-income multiplier) never leaves this
 # The pressure enum moves the pressure knob by a factor; that is its maximum change per plan.
 PRESSURE_FACTOR: dict[str, float] = {"ease_off": 0.7, "hold": 1.0, "raise": 1.3, "spike": 1.3}
 SPIKE_BURST_CREDITS = 12.0  # a spike also grants this many credits (times the difficulty coefficient) at once
@@ -43,8 +40,9 @@ SPIKE_BURST_CREDITS = 12.0  # a spike also grants this many credits (times the d
 DEFAULT_MIX: dict[str, float] = {"grunt": 3.0, "runner": 2.0, "spitter": 1.5, "tank": 1.0}
 
 
-class DirectorPlan(BaseModel):
-    """One decision. Optional fields left out (or null) keep the current knob."""
+class _PlanFields(BaseModel):
+    """One decision. Optional fields left out (or null) keep the current knob. The knob fields
+    (``elite_chance``, ``pickup_rate``...) are added from ``KNOBS``."""
 
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True, allow_inf_nan=False)
 
@@ -54,8 +52,6 @@ class DirectorPlan(BaseModel):
     mix: dict[str, float] = Field(
         default_factory=dict, max_length=MIX_MAX_KEYS, description="prefab -> spawn weight (0..5)"
     )
-    elite_chance: float | None = Field(None, ge=ELITE_CHANCE_RANGE[0], le=ELITE_CHANCE_RANGE[1])
-    pickup_rate: float | None = Field(None, ge=PICKUP_RATE_RANGE[0], le=PICKUP_RATE_RANGE[1])
     event: str | None = Field(None, min_length=1, max_length=EVENT_NAME_MAX)
     reason: str = Field(min_length=1, max_length=REASON_MAX)
     announcer: str = Field("", max_length=ANNOUNCER_MAX)
@@ -77,16 +73,47 @@ class DirectorPlan(BaseModel):
                 raise ValueError(f"weight of '{name}' is {w:g}, outside [{lo:g}, {hi:g}]")
         return v
 
+    if TYPE_CHECKING:  # the generated knob fields
 
-class DirectorKnobs(BaseModel):
-    """The live values the spawner reads; only a validated plan changes them."""
+        def __getattr__(self, name: str) -> float | None: ...
+
+
+class _KnobFields(BaseModel):
+    """The live values the spawner reads; only a validated plan changes them. One float field per row of
+    ``KNOBS`` (pressure, elite_chance, pickup_rate...), and the enemy mix."""
 
     model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
 
-    pressure: float = Field(1.0, ge=PRESSURE_RANGE[0], le=PRESSURE_RANGE[1])
-    mix: dict[str, float] = Field(default_factory=lambda: dict(DEFAULT_MIX))
-    elite_chance: float = Field(0.0, ge=ELITE_CHANCE_RANGE[0], le=ELITE_CHANCE_RANGE[1])
-    pickup_rate: float = Field(1.0, ge=PICKUP_RATE_RANGE[0], le=PICKUP_RATE_RANGE[1])
+    if TYPE_CHECKING:  # the generated fields
+        mix: dict[str, float]
+
+        def __getattr__(self, name: str) -> float: ...
+
+
+if TYPE_CHECKING:  # for the type checker: the knob fields are generated below, so any is accepted
+
+    class DirectorPlan(_PlanFields):
+        def __init__(self, **data: Any) -> None: ...
+
+    class DirectorKnobs(_KnobFields):
+        def __init__(self, **data: Any) -> None: ...
+
+else:
+    DirectorPlan = create_model(
+        "DirectorPlan",
+        __base__=_PlanFields,
+        __module__=__name__,
+        __doc__=_PlanFields.__doc__,
+        **{k.name: (float | None, Field(None, ge=k.lo, le=k.hi, description=k.help)) for k in PLAN_KNOBS},
+    )
+    DirectorKnobs = create_model(
+        "DirectorKnobs",
+        __base__=_KnobFields,
+        __module__=__name__,
+        __doc__=_KnobFields.__doc__,
+        **{k.name: (float, Field(k.default, ge=k.lo, le=k.hi, description=k.help)) for k in KNOBS},
+        mix=(dict[str, float], Field(default_factory=lambda: dict(DEFAULT_MIX))),
+    )
 
 
 def plan_json_schema(prefabs: Collection[str], events: Collection[str]) -> dict[str, Any]:
@@ -104,17 +131,11 @@ def plan_json_schema(prefabs: Collection[str], events: Collection[str]) -> dict[
                 "additionalProperties": False,
                 "maxProperties": min(MIX_MAX_KEYS, len(prefabs)),
                 "properties": {name: dict(weight) for name in prefabs},
-                "description": "spawn weight per prefab, 0..5",
+                "description": f"spawn weight per prefab, {lo:g}..{hi:g}",
             },
-            "elite_chance": {
-                "type": "number",
-                "minimum": ELITE_CHANCE_RANGE[0],
-                "maximum": ELITE_CHANCE_RANGE[1],
-            },
-            "pickup_rate": {
-                "type": "number",
-                "minimum": PICKUP_RATE_RANGE[0],
-                "maximum": PICKUP_RATE_RANGE[1],
+            **{
+                k.name: {"type": "number", "minimum": k.lo, "maximum": k.hi, "description": k.help}
+                for k in PLAN_KNOBS
             },
             # enum alone: with a "type" list, llama.cpp's converter keeps the type and drops the enum
             "event": {"enum": [*events, None]},

@@ -22,6 +22,7 @@ import time
 from concurrent.futures import Future
 from typing import Any
 
+from game.director.knobs import KNOB, MIX_WEIGHT
 from game.director.pacing import PacingState
 from game.director.plan import Pressure
 from game.director.source import DirectorSituation, PlanReply, PlanRequest
@@ -38,6 +39,8 @@ COAST_NEAR_MAX = 3
 RAISE_INTENSITY = 0.45
 RAISE_HP = 0.6
 RAISE_DAMAGE_15S = 0.25
+EASE_PICKUP, EASE_ELITE = +0.5, -0.08  # knob shifts per ease_off plan (kept in the knob table's ranges)
+RAISE_PICKUP = -0.25  # pickup shift per raise / spike plan
 EASE_MIX = {"grunt": +1.0, "spitter": -1.0, "tank": -0.5}  # mix shift per ease_off plan
 RAISE_MIX = {"runner": +1.0, "grunt": +0.5, "tank": -0.5}  # mix shift per raise / spike plan
 
@@ -84,13 +87,13 @@ def decide(s: DirectorSituation) -> dict[str, Any]:
     plan: dict[str, Any] = {"pressure": pressure, "reason": reason[:120], "announcer": _ANNOUNCER[pressure]}
     allowed = set(s.prefabs)
     if pressure == "ease_off":
-        plan["pickup_rate"] = min(3.0, k.pickup_rate + 0.5)
-        plan["elite_chance"] = max(0.0, k.elite_chance - 0.08)
+        plan["pickup_rate"] = KNOB["pickup_rate"].clamp(k.pickup_rate + EASE_PICKUP)
+        plan["elite_chance"] = KNOB["elite_chance"].clamp(k.elite_chance + EASE_ELITE)
         plan["mix"] = _shift(k.mix, allowed, EASE_MIX)
         if s.snapshot.seconds_since_death < RECENT_DEATH_S:
             plan["note"] = f"player died at wave {s.snapshot.wave} with pressure {k.pressure:.2f}"
     elif pressure in ("raise", "spike"):
-        plan["pickup_rate"] = max(0.25, k.pickup_rate - 0.25)
+        plan["pickup_rate"] = KNOB["pickup_rate"].clamp(k.pickup_rate + RAISE_PICKUP)
         plan["mix"] = _shift(k.mix, allowed, RAISE_MIX)
         if pressure == "spike" and "swarm" in s.events:
             plan["event"] = "swarm"
@@ -99,7 +102,7 @@ def decide(s: DirectorSituation) -> dict[str, Any]:
 
 def _shift(mix: dict[str, float], allowed: set[str], deltas: dict[str, float]) -> dict[str, float]:
     return {
-        name: round(min(5.0, max(0.0, mix.get(name, 1.0) + d)), 4)
+        name: round(MIX_WEIGHT.clamp(mix.get(name, MIX_WEIGHT.default) + d), 4)
         for name, d in deltas.items()
         if name in allowed
     }

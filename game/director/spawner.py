@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from game.director.knobs import MIX_WEIGHT
 from game.director.pacing import CREDIT_MULT, PacingState
 from game.director.plan import DirectorKnobs
 from game.sim.config import ARENA_H, ARENA_W, BOSS_EVERY, SCREEN_H, SCREEN_W
@@ -180,7 +181,8 @@ class CreditSpawner:
             pf = reg.get(name)
             if pf.behaviour == "boss" or pf.first_wave > world.wave:
                 continue
-            out.append(SpawnCard(name, pf.cost, max(0.0, self.knobs.mix.get(name, 1.0)), pf.first_wave))
+            weight = max(0.0, self.knobs.mix.get(name, MIX_WEIGHT.default))
+            out.append(SpawnCard(name, pf.cost, weight, pf.first_wave))
         return out
 
     def _draw(self, world: World) -> tuple[SpawnCard, bool, int] | None:

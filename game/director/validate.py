@@ -18,13 +18,8 @@ from pydantic import ValidationError
 
 from coreai.errors import ToolArgumentError
 from coreai.persist import loads_json
+from game.director.knobs import MIX_WEIGHT, PLAN_KNOBS
 from game.director.plan import (
-    ELITE_CHANCE_RANGE,
-    MAX_ELITE_STEP,
-    MAX_MIX_STEP,
-    MAX_PICKUP_STEP,
-    MIX_WEIGHT_RANGE,
-    PICKUP_RATE_RANGE,
     PRESSURE_FACTOR,
     PRESSURE_RANGE,
     SPIKE_BURST_CREDITS,
@@ -115,17 +110,18 @@ def validate_plan(
         clamped.append(f"pressure {wanted_pressure:.3g} -> {pressure:g} (knob range {lo:g}..{hi:g})")
     mix = dict(current.mix)
     for name, weight in plan.mix.items():
-        value = _step(f"mix.{name}", current.mix.get(name, 1.0), weight, MAX_MIX_STEP, clamped)
-        mix[name] = min(MIX_WEIGHT_RANGE[1], max(MIX_WEIGHT_RANGE[0], value))
-    elite = current.elite_chance
-    if plan.elite_chance is not None:
-        elite = _step("elite_chance", current.elite_chance, plan.elite_chance, MAX_ELITE_STEP, clamped)
-        elite = min(ELITE_CHANCE_RANGE[1], max(ELITE_CHANCE_RANGE[0], elite))
-    pickup = current.pickup_rate
-    if plan.pickup_rate is not None:
-        pickup = _step("pickup_rate", current.pickup_rate, plan.pickup_rate, MAX_PICKUP_STEP, clamped)
-        pickup = min(PICKUP_RATE_RANGE[1], max(PICKUP_RATE_RANGE[0], pickup))
-    knobs = DirectorKnobs(pressure=pressure, mix=mix, elite_chance=elite, pickup_rate=pickup)
+        step = MIX_WEIGHT.max_step or 0.0
+        value = _step(f"mix.{name}", current.mix.get(name, MIX_WEIGHT.default), weight, step, clamped)
+        mix[name] = MIX_WEIGHT.clamp(value)
+    values: dict[str, float] = {}
+    for knob in PLAN_KNOBS:  # every knob a plan sets by value: step-clamped, then kept in its range
+        now, wanted = getattr(current, knob.name), getattr(plan, knob.name)
+        values[knob.name] = (
+            now
+            if wanted is None
+            else knob.clamp(_step(knob.name, now, wanted, knob.max_step or 0.0, clamped))
+        )
+    knobs = DirectorKnobs(pressure=pressure, mix=mix, **values)
 
     commands: list[dict[str, Any]] = [{"op": "set_knobs", **knobs.model_dump()}]
     if plan.pressure == "spike":

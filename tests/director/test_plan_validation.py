@@ -14,6 +14,7 @@ import pytest
 
 from coreai.errors import ToolArgumentError
 from game.director import plan as pl
+from game.director.knobs import KNOB, KNOBS, PLAN_KNOBS, doc_block_in, skill_doc_block
 from game.director.plan import DirectorKnobs, DirectorPlan, plan_json_schema
 from game.director.validate import ValidatedPlan, parse_reply, validate_plan
 
@@ -58,8 +59,8 @@ def test_big_steps_are_clamped_to_the_maximum_change() -> None:
         {"pressure": "hold", "elite_chance": 0.35, "pickup_rate": 3.0, "mix": {"tank": 5.0}, "reason": "x"},
         cur,
     )
-    assert vp.knobs.elite_chance == pytest.approx(pl.MAX_ELITE_STEP)
-    assert vp.knobs.pickup_rate == pytest.approx(1.0 + pl.MAX_PICKUP_STEP)
+    assert vp.knobs.elite_chance == pytest.approx(KNOB["elite_chance"].max_step)
+    assert vp.knobs.pickup_rate == pytest.approx(1.0 + KNOB["pickup_rate"].max_step)
     assert vp.knobs.mix["tank"] == pytest.approx(pl.DEFAULT_MIX["tank"] + pl.MAX_MIX_STEP)
     assert len(vp.clamped) == 3 and all("max change" in c for c in vp.clamped)
 
@@ -181,3 +182,55 @@ def test_schema_becomes_a_llama_cpp_grammar_that_keeps_the_enums() -> None:
     assert all(rules[f"mix-{p}-kv"].startswith(f'"\\"{p}\\""') for p in PREFABS)  # mix keys are fixed names
     assert "string" not in rules["mix"]
     LlamaGrammar.from_string(gbnf, verbose=False)
+
+
+def test_the_skill_doc_knob_rows_are_generated_from_the_table() -> None:
+    from coreai.paths import PROMPTS_DIR
+
+    text = (PROMPTS_DIR / "skills" / "director.md").read_text(encoding="utf-8")
+    assert doc_block_in(text) == skill_doc_block(), "run: python -m game.director.knobs"
+    for knob in PLAN_KNOBS:
+        assert f"| `{knob.name}` | number {knob.lo:g}..{knob.hi:g} |" in text
+
+
+def test_the_table_drives_knobs_plan_fields_and_schema() -> None:
+    assert set(DirectorKnobs.model_fields) == {k.name for k in KNOBS} | {"mix"}
+    assert DirectorKnobs().model_dump() == {k.name: k.default for k in KNOBS} | {"mix": pl.DEFAULT_MIX}
+    props = plan_json_schema(PREFABS, EVENTS)["properties"]
+    for knob in PLAN_KNOBS:
+        assert props[knob.name]["minimum"] == knob.lo and props[knob.name]["maximum"] == knob.hi
+        with pytest.raises(ToolArgumentError, match=knob.name):
+            check({"pressure": "hold", "reason": "x", knob.name: knob.hi + 1})
+    assert "pressure" not in DirectorPlan.model_fields or not KNOB["pressure"].in_plan
+
+
+ADD_A_KNOB = """
+import dataclasses, json
+import game.director.knobs as kn
+spawn_rate = kn.Knob("spawn_rate", 0.5, 2.0, 1.0, 0.25, "spawn rate", "x", "how fast groups come")
+kn.KNOBS = (*kn.KNOBS, spawn_rate)
+kn.KNOB = {k.name: k for k in kn.KNOBS}
+kn.PLAN_KNOBS = tuple(k for k in kn.KNOBS if k.in_plan)
+from game.director.plan import DirectorKnobs, plan_json_schema
+from game.director.validate import validate_plan
+from game.ai.director_agent import plan_tool, PlanCapture
+assert DirectorKnobs().spawn_rate == 1.0
+schema = plan_json_schema(["grunt"], [])
+assert schema["properties"]["spawn_rate"]["maximum"] == 2.0
+vp = validate_plan({"pressure": "hold", "reason": "x", "spawn_rate": 2.0}, DirectorKnobs(),
+                   prefabs=["grunt"], events=[])
+assert vp.knobs.spawn_rate == 1.25 and "spawn_rate 2 -> 1.25" in vp.clamped[0], vp.clamped
+assert "spawn_rate (0.5..2)" in plan_tool(["grunt"], [], PlanCapture()).description
+assert "| `spawn_rate` | number 0.5..2 |" in kn.skill_doc_block()
+print("ok")
+"""
+
+
+def test_adding_a_knob_is_one_row_in_the_table() -> None:
+    """A new row reaches the live knobs, the plan fields, the schema, the clamping, the tool description and
+    the skill doc (in a fresh interpreter, so this session's models stay as they are)."""
+    import subprocess
+    import sys
+
+    run = subprocess.run([sys.executable, "-c", ADD_A_KNOB], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0 and run.stdout.strip() == "ok", run.stderr[-2000:]

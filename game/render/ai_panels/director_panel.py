@@ -15,8 +15,8 @@ from collections.abc import Callable
 from arcade.types import Color
 
 from game.director.director import STATIC
+from game.director.knobs import KNOBS, MIX_WEIGHT
 from game.director.panel import HISTORY_S, DirectorPanel
-from game.director.plan import ELITE_CHANCE_RANGE, MIX_WEIGHT_RANGE, PICKUP_RATE_RANGE, PRESSURE_RANGE
 from game.render import palette
 from game.render.ai_panels.draw import (
     CachedShapes,
@@ -36,7 +36,11 @@ TOP_GAP = 78.0  # below the HUD's score and time
 BOTTOM_GAP = 44.0  # above the level and FPS line
 GRAPH_H = 110.0
 GRAPH_MIN_H = 48.0
-CONTENT_H = 460.0  # everything but the graph: on short windows the graph gives way
+KNOB_ROW_H = 19.0
+# everything but the graph (on short windows the graph gives way); one bar row per knob in the table
+CONTENT_H = 403.0 + KNOB_ROW_H * len(KNOBS)
+# bar colours of the knobs in game/director/knobs.py (a knob not listed gets the XP colour)
+KNOB_COLOURS = {"pressure": palette.WARN, "elite_chance": palette.ELITE_TINT, "pickup_rate": palette.HEAL}
 MAX_MIX_ROWS = 6
 BAR_BACK = Color(40, 46, 70, 220)
 PANEL_FILL = Color(14, 16, 26, 240)
@@ -83,10 +87,8 @@ class DirectorPanelOverlay:
             for s in PACING_COLOURS
         ]
         self.knobs_head = t.label("KNOBS", font_size=10, bold=True, color=palette.XP)
-        self.knob_names = [
-            t.label(n, font_size=small, font_name=narrow) for n in ("pressure", "elite chance", "pickup rate")
-        ]
-        self.knob_values = [t.label("", font_size=small, anchor_x="right") for _ in range(3)]
+        self.knob_names = [t.label(k.label, font_size=small, font_name=narrow) for k in KNOBS]
+        self.knob_values = [t.label("", font_size=small, anchor_x="right") for _ in KNOBS]
         self.credits = t.label("", font_size=small, font_name=narrow)
         self.mix_head = t.label("enemy mix", font_size=small, font_name=narrow, color=palette.TEXT_DIM)
         self.mix_names = [t.label("", font_size=small, font_name=narrow) for _ in range(MAX_MIX_ROWS)]
@@ -172,15 +174,15 @@ class DirectorPanelOverlay:
         y -= 26
         self.knobs_head.move(x0, y)
         k = panel.knobs
-        rows = (
-            (k.pressure, PRESSURE_RANGE, f"{k.pressure:.2f}x", palette.WARN),
-            (k.elite_chance, ELITE_CHANCE_RANGE, f"{k.elite_chance * 100:.0f}%", palette.ELITE_TINT),
-            (k.pickup_rate, PICKUP_RATE_RANGE, f"{k.pickup_rate:.2f}x", palette.HEAL),
-        )
+        rows = [
+            (v, knob.range, knob.shown(v), KNOB_COLOURS.get(knob.name, palette.XP))
+            for knob in KNOBS
+            for v in (float(getattr(k, knob.name)),)
+        ]
         name_w, bar_x = 92.0, x0 + 92.0
         bar_w = inner - name_w - 58
         for i, (value, rng, shown, fill) in enumerate(rows):
-            y -= 19
+            y -= KNOB_ROW_H
             self.knob_names[i].move(x0, y)
             self.knob_values[i].set(shown)
             self.knob_values[i].move(x1, y)
@@ -209,7 +211,7 @@ class DirectorPanelOverlay:
             val_lbl.set(f"{weight:.1f}")
             val_lbl.move(cx + col_w - 8, cy)
             rects += bar_rects(
-                cx + 64, cy + 2, col_w - 104, 7, fraction(weight, MIX_WEIGHT_RANGE), palette.XP, BAR_BACK
+                cx + 64, cy + 2, col_w - 104, 7, fraction(weight, MIX_WEIGHT.range), palette.XP, BAR_BACK
             )
         y -= 17 * max(0, (len(mix) + 1) // 2 - 1) + 30
         # ---- last plan

@@ -1,0 +1,114 @@
+"""The director's knobs as data: one row per knob (name, range, maximum change per plan, default, how it is
+shown and explained). Everything else is derived from ``KNOBS``:
+
+* ``DirectorKnobs`` (the live values) and the knob fields of ``DirectorPlan`` (``game/director/plan.py``);
+* the clamping in ``validate.py`` and the bounds the rules policy keeps to (``rules.py``);
+* the ``set_director_plan`` JSON schema (``plan_json_schema``) and tool description;
+* the F10 panel's knob bars (``game/render/ai_panels/director_panel.py``);
+* the knob rows of ``prompts/skills/director.md`` (a test checks they equal ``skill_doc_block()``;
+  ``python -m game.director.knobs`` rewrites them).
+
+To add a knob: one ``Knob(...)`` row below, then read ``director.knobs.<name>`` where it takes effect (the
+spawner, a world param...). ``pressure`` is a knob too, but a plan moves it through its ``pressure`` enum
+(``PRESSURE_FACTOR``) rather than by value, so it is not a plan field (``in_plan=False``).
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+Unit = Literal["x", "%"]
+
+
+@dataclass(frozen=True)
+class Knob:
+    name: str
+    lo: float
+    hi: float
+    default: float
+    max_step: (
+        float | None
+    )  # the most one plan may move it (a bigger ask is clamped); None: see PRESSURE_FACTOR
+    label: str  # the F10 bar's name
+    unit: Unit  # how F10 shows the value: 1.30x or 12%
+    help: str  # one line for the tool description and the skill doc
+    in_plan: bool = True  # a plan may set it by value
+
+    @property
+    def range(self) -> tuple[float, float]:
+        return (self.lo, self.hi)
+
+    def clamp(self, value: float) -> float:
+        return min(self.hi, max(self.lo, value))
+
+    def shown(self, value: float) -> str:
+        return f"{value * 100:.0f}%" if self.unit == "%" else f"{value:.2f}x"
+
+
+# fmt: off
+KNOBS: tuple[Knob, ...] = (
+    #    name           lo   hi   default step  F10 label     unit help
+    Knob("pressure",     0.2, 3.0,  1.0, None, "pressure",     "x", "spawn-credit multiplier", in_plan=False),
+    Knob("elite_chance", 0.0, 0.35, 0.0, 0.08, "elite chance", "%", "chance a group is elite (3× HP, cost)"),
+    Knob("pickup_rate", 0.25, 3.0,  1.0, 0.5,  "pickup rate",  "x", "health-drop multiplier"),
+)
+# fmt: on
+KNOB: dict[str, Knob] = {k.name: k for k in KNOBS}
+PLAN_KNOBS: tuple[Knob, ...] = tuple(k for k in KNOBS if k.in_plan)
+
+# The enemy mix is a knob per prefab: a weight in this range, moved at most this much per plan; a prefab the
+# mix does not name spawns at the default weight.
+MIX_WEIGHT = Knob("mix", 0.0, 5.0, 1.0, 1.5, "enemy mix", "x", "relative spawn weight of a prefab")
+
+
+def _num(v: float) -> str:
+    return f"{v:g}"
+
+
+def tool_summary() -> str:
+    """The optional knob fields as the tool description lists them."""
+    parts = [f"mix (prefab -> weight {_num(MIX_WEIGHT.lo)}..{_num(MIX_WEIGHT.hi)})"]
+    parts += [f"{k.name} ({_num(k.lo)}..{_num(k.hi)})" for k in PLAN_KNOBS]
+    return ", ".join(parts)
+
+
+def skill_doc_block() -> str:
+    """The generated part of ``prompts/skills/director.md``: one table row per plan knob, and the steps."""
+    rows = ["| knob | type | meaning |", "|---|---|---|"]
+    rows += [
+        f"| `{k.name}` | number {_num(k.lo)}..{_num(k.hi)} | optional; {k.help} (default {_num(k.default)}) |"
+        for k in PLAN_KNOBS
+    ]
+    steps = [f"mix weights ±{_num(MIX_WEIGHT.max_step or 0)}"]
+    steps += [f"`{k.name}` ±{_num(k.max_step or 0)}" for k in PLAN_KNOBS]
+    return "\n".join(rows) + "\n\nMaximum change per plan: " + ", ".join(steps) + "; bigger asks are clamped."
+
+
+BEGIN, END = "<!-- knobs:begin (generated from game/director/knobs.py) -->", "<!-- knobs:end -->"
+_BLOCK = re.compile(re.escape(BEGIN) + r"\n(.*?)\n?" + re.escape(END), re.DOTALL)
+
+
+def doc_block_in(text: str) -> str | None:
+    found = _BLOCK.search(text)
+    return found.group(1) if found else None
+
+
+def write_skill_doc(path: Path) -> bool:
+    """Rewrite the generated block of ``path``; True when it changed."""
+    text = path.read_text(encoding="utf-8")
+    new = _BLOCK.sub(lambda _m: f"{BEGIN}\n{skill_doc_block()}\n{END}", text)
+    if new != text:
+        path.write_text(new, encoding="utf-8")
+    return new != text
+
+
+if __name__ == "__main__":  # python -m game.director.knobs: regenerate the skill doc's knob rows
+    from coreai.paths import shipped_dir
+
+    doc = shipped_dir("prompts", "skills") / "director.md"
+    changed = write_skill_doc(doc)
+    sys.stdout.write(f"{doc}: {'updated' if changed else 'already current'}\n")
