@@ -3,9 +3,15 @@
 Built on the official ``openai`` SDK with ``max_retries=0`` (retrying is the decorators' job) and short
 connect/read timeouts. Every request streams, so ``LlmRequest.cancel`` stops it between two chunks and
 ``complete`` is the same stream, accumulated. Streamed tool-call deltas are merged even when a local server
-leaves out their ``index`` or ``id``. A ``response_schema`` is sent as ``{"type": "json_object", "schema":
-...}`` (llama.cpp's server enforces it as a grammar); a server that rejects the schema gets plain
-``json_object`` from then on. The schema is also stated in the system message for servers without grammars.
+leaves out their ``index`` or ``id``.
+
+Structured output: servers disagree on ``response_format``. A ``response_schema`` is sent in the first shape
+the server accepts, tried in ``STRUCTURED_FORMATS`` order: the standard ``{"type": "json_schema",
+"json_schema": {"name", "schema", "strict"}}`` (OpenAI, LM Studio, vLLM, Ollama, llama.cpp's llama-server),
+llama.cpp-python's ``{"type": "json_object", "schema": ...}`` (its server returns 500 for json_schema), plain
+``json_object``, then no ``response_format`` at all. The shape that worked is remembered per server
+(``base_url``) for the rest of the process. The schema is also stated in the system message, for servers
+without grammars.
 Every failure leaves as an ``LlmError`` with a stable code (see ``map_openai_error``).
 """
 
@@ -13,6 +19,8 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import threading
 import time
 from collections.abc import Generator, Iterator
 from contextlib import closing
@@ -41,6 +49,64 @@ from coreai.llm.types import ChatMessage, LlmChunk, LlmRequest, LlmResult
 PLACEHOLDER_API_KEY = "sk-no-key-required"  # the SDK insists on a key; local servers ignore its value
 _ROUTE_MISSING = (404, 405, 501)
 
+STRUCTURED_FORMATS = ("json_schema", "json_object_schema", "json_object", "none")
+_FORMAT_REJECTED = (400, 415, 422)
+_format_lock = threading.Lock()
+_format_by_server: dict[str, str] = {}  # base_url -> the structured-output shape it accepted
+
+
+def _rejects_format(exc: openai.APIStatusError) -> bool:
+    """A refusal of the response_format (not a sick server): a 4xx, or a 5xx whose text names the field
+    (llama_cpp.server answers json_schema with a 500 carrying its validation error)."""
+    if exc.status_code in _FORMAT_REJECTED:
+        return True
+    return exc.status_code >= 500 and "response_format" in f"{_error_text(exc)} {exc.body}"
+
+
+def remembered_format(base_url: str) -> str | None:
+    with _format_lock:
+        return _format_by_server.get(base_url)
+
+
+def forget_formats() -> None:
+    """Drop what was learned about servers (tests; a server that was upgraded)."""
+    with _format_lock:
+        _format_by_server.clear()
+
+
+def _schema_name(schema: dict[str, Any]) -> str:
+    name = re.sub(r"[^A-Za-z0-9_-]", "_", str(schema.get("title") or "reply"))[:64]
+    return name or "reply"
+
+
+def _strict_ok(schema: Any) -> bool:
+    """OpenAI's strict mode needs every object closed (additionalProperties false) with all keys required."""
+    if isinstance(schema, dict):
+        if schema.get("type") == "object" or "properties" in schema:
+            props = schema.get("properties", {})
+            if schema.get("additionalProperties") is not False or set(schema.get("required", [])) != set(
+                props
+            ):
+                return False
+        return all(_strict_ok(v) for v in schema.values())
+    if isinstance(schema, list):
+        return all(_strict_ok(v) for v in schema)
+    return True
+
+
+def response_format_for(shape: str, schema: dict[str, Any]) -> dict[str, Any] | None:
+    """The ``response_format`` value of one structured-output shape (None: send none)."""
+    if shape == "json_schema":
+        return {
+            "type": "json_schema",
+            "json_schema": {"name": _schema_name(schema), "schema": schema, "strict": _strict_ok(schema)},
+        }
+    if shape == "json_object_schema":
+        return {"type": "json_object", "schema": schema}
+    if shape == "json_object":
+        return {"type": "json_object"}
+    return None
+
 
 class OpenAIBackend:
     """``LlmClient`` over an OpenAI-compatible HTTP server."""
@@ -61,7 +127,7 @@ class OpenAIBackend:
                 LlmErrorCode.UNAVAILABLE, f"cannot set up the client: {exc}", backend=name
             ) from exc
         self.base_url = str(self._client.base_url).rstrip("/")
-        self._send_schema = config.send_json_schema
+        self._first_format = STRUCTURED_FORMATS[0] if config.send_json_schema else "json_object"
         self._log = logger.bind(feature="llm", trace_id=f"{name}-client")
 
     # ---- LlmClient --------------------------------------------------------------------------------------
@@ -195,27 +261,56 @@ class OpenAIBackend:
             )
         elif request.response_schema is not None:
             messages = with_system_note(messages, schema_note(request.response_schema))
-            schema = grammar_schema(request.response_schema)
-            kwargs["response_format"] = (
-                {"type": "json_object", "schema": schema} if self._send_schema else {"type": "json_object"}
-            )
+            fmt = response_format_for(self._structured_format(), grammar_schema(request.response_schema))
+            if fmt is not None:
+                kwargs["response_format"] = fmt
         kwargs["messages"] = messages
         return kwargs
 
+    def _structured_format(self) -> str:
+        return remembered_format(self.base_url) or self._first_format
+
+    def _next_formats(self) -> list[str]:
+        start = STRUCTURED_FORMATS.index(self._structured_format())
+        return list(STRUCTURED_FORMATS[start + 1 :])
+
     def _open(self, kwargs: dict[str, Any], request: LlmRequest) -> Any:
+        structured = request.response_schema is not None and "tools" not in kwargs
         try:
             return self._client.chat.completions.create(**kwargs)
         except openai.APIStatusError as exc:
-            if exc.status_code not in (400, 422) or "schema" not in kwargs.get("response_format", {}):
+            if not structured or not _rejects_format(exc):
                 raise
-            self._log.bind(trace_id=request.trace_id).warning(
-                "{} rejected the reply schema ({}); sending plain json_object from now on",
+            first_error = exc
+        assert request.response_schema is not None
+        schema = grammar_schema(request.response_schema)
+        log = self._log.bind(trace_id=request.trace_id)
+        tried = self._structured_format()
+        for shape in self._next_formats():
+            log.warning(
+                "{} rejected response_format {} ({}: {}); trying {}",
                 self.base_url,
-                exc.status_code,
+                tried,
+                first_error.status_code,
+                _error_text(first_error)[:160],
+                shape,
             )
-            self._send_schema = False
-            plain = {**kwargs, "response_format": {"type": "json_object"}}
-            return self._client.chat.completions.create(**plain)
+            attempt = {k: v for k, v in kwargs.items() if k != "response_format"}
+            fmt = response_format_for(shape, schema)
+            if fmt is not None:
+                attempt["response_format"] = fmt
+            try:
+                stream = self._client.chat.completions.create(**attempt)
+            except openai.APIStatusError as exc:
+                if not _rejects_format(exc):
+                    raise
+                first_error, tried = exc, shape
+                continue
+            with _format_lock:
+                _format_by_server[self.base_url] = shape
+            log.info("{} takes structured output as {} (remembered)", self.base_url, shape)
+            return stream
+        raise first_error
 
     def _finish(self, request: LlmRequest, acc: StreamAccumulator, trace: str | None) -> LlmResult:
         if acc.finish_reason is None:

@@ -135,6 +135,26 @@ def _schema_rejected(h: _Handler, body: dict[str, Any]) -> None:
         _plan(h, body)
 
 
+def _accepts(*shapes: str) -> Callable[[_Handler, dict[str, Any]], None]:
+    """A server that takes only these structured-output shapes ("json_schema", "json_object_schema",
+    "json_object", "none"); others get the status code real servers answer with."""
+
+    def reply(h: _Handler, body: dict[str, Any]) -> None:
+        fmt = body.get("response_format")
+        shape = "none" if not fmt else fmt.get("type")
+        if shape == "json_object" and "schema" in fmt:
+            shape = "json_object_schema"
+        if shape in shapes:
+            _plan(h, body)
+        elif shape == "json_schema":  # llama_cpp.server's answer, verbatim but shortened
+            message = "1 validation error: {'type': 'literal_error', 'loc': ('body', 'response_format')}"
+            h._json(500, {"error": {"message": message}})
+        else:  # LM Studio: "'response_format.type' must be 'json_schema' or 'text'"
+            h._json(400, {"error": {"message": f"'response_format.type' {shape} is not supported"}})
+
+    return reply
+
+
 def _whole_json(h: _Handler, body: dict[str, Any]) -> None:
     h._json(
         200,
@@ -198,6 +218,9 @@ SCENARIOS: dict[str, Callable[[_Handler, dict[str, Any]], None]] = {
     "slow": _slow,
     "hang": _hang,
     "schema-rejected": _schema_rejected,
+    "lmstudio-like": _accepts("json_schema", "none"),
+    "llamacpp-like": _accepts("json_object_schema", "json_object", "none"),
+    "no-response-format": _accepts("none"),
     "whole-json": _whole_json,
     "tools-without-index": _tools_without_index,
     "rate-limited": lambda h, b: h._json(

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import threading
 import time
+from typing import Any
 
 import pytest
 from llm_fault_server import HUGE_REPLY_CHARS, FaultServer
@@ -16,7 +17,7 @@ from llm_testkit import DirectorPlan, free_port
 
 from coreai.errors import LlmError, LlmErrorCode
 from coreai.llm.config import OpenAILlmConfig
-from coreai.llm.openai_backend import OpenAIBackend
+from coreai.llm.openai_backend import OpenAIBackend, forget_formats, remembered_format
 from coreai.llm.replies import parse_structured
 from coreai.llm.types import ChatMessage, LlmRequest, ToolSpec
 
@@ -131,16 +132,43 @@ def test_server_ignoring_stream_is_read_as_one_reply(fault_backend: OpenAIBacken
     assert result.content == "Plain body." and result.usage.completion_tokens == 3
 
 
-def test_rejected_schema_falls_back_to_plain_json_object(
-    fault_backend: OpenAIBackend, fault_server: FaultServer
+@pytest.mark.parametrize(
+    ("server", "shapes_sent"),
+    [
+        ("lmstudio-like", ["json_schema"]),
+        ("llamacpp-like", ["json_schema", "json_object_schema"]),
+        ("schema-rejected", ["json_schema"]),
+        ("no-response-format", ["json_schema", "json_object_schema", "json_object", "none"]),
+    ],
+)
+def test_structured_output_finds_the_shape_each_server_takes_and_remembers_it(
+    fault_backend: OpenAIBackend, fault_server: FaultServer, server: str, shapes_sent: list[str]
 ) -> None:
-    fault_backend.model = "schema-rejected"
-    before = fault_server.count("schema-rejected")
+    forget_formats()
+    fault_backend.model = server
+    before = len(fault_server.requests)
     plan = parse_structured(fault_backend.complete(PLAN_REQUEST), DirectorPlan)
-    assert plan.pressure == "hold" and fault_server.count("schema-rejected") == before + 2
-    assert fault_server.last("schema-rejected")["response_format"] == {"type": "json_object"}
-    fault_backend.complete(PLAN_REQUEST)  # remembered: one request this time
-    assert fault_server.count("schema-rejected") == before + 3
+    assert plan.pressure == "hold"
+    sent = [_shape(body) for body in fault_server.requests[before:]]
+    assert sent == shapes_sent
+    if len(shapes_sent) > 1:
+        assert remembered_format(fault_backend.base_url) == shapes_sent[-1]
+    again = len(fault_server.requests)
+    fault_backend.complete(PLAN_REQUEST)  # remembered: one request in the shape that worked
+    assert [_shape(body) for body in fault_server.requests[again:]] == shapes_sent[-1:]
+    first = fault_server.requests[before]
+    if "json_schema" in (first.get("response_format") or {}):
+        spec = first["response_format"]["json_schema"]
+        assert spec["name"] == "DirectorPlan" and spec["schema"]["type"] == "object"
+        assert isinstance(spec["strict"], bool)
+    forget_formats()
+
+
+def _shape(body: dict[str, Any]) -> str:
+    fmt = body.get("response_format")
+    if not fmt:
+        return "none"
+    return "json_object_schema" if fmt.get("type") == "json_object" and "schema" in fmt else fmt["type"]
 
 
 def test_cancel_stops_the_stream_between_chunks(

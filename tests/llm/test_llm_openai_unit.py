@@ -168,7 +168,9 @@ def test_request_building_for_schema_tools_and_history() -> None:
         LlmRequest(history, response_schema=DirectorPlan.model_json_schema(), max_tokens=500, timeout_s=1.5)
     )
     assert kw["max_tokens"] == 50 and kw["stream"] is True and kw["timeout"].read == 1.5
-    assert kw["response_format"]["schema"]["properties"]["spawn_per_wave"]["enum"][-1] == 12
+    fmt = kw["response_format"]
+    assert fmt["type"] == "json_schema" and fmt["json_schema"]["name"] == "DirectorPlan"
+    assert fmt["json_schema"]["schema"]["properties"]["spawn_per_wave"]["enum"][-1] == 12
     assert kw["messages"][0]["content"].startswith("You direct.\n\nReply with one JSON object")
     assert kw["messages"][2]["tool_calls"][0]["id"] == "c1" and kw["messages"][3]["role"] == "tool"
     spawn = ToolSpec("spawn", "Spawn", {"type": "object", "properties": {}})

@@ -8,7 +8,7 @@ from pydantic import BaseModel, Field
 
 from coreai.llm.config import OpenAILlmConfig
 from coreai.llm.health import probe_openai
-from coreai.llm.openai_backend import OpenAIBackend
+from coreai.llm.openai_backend import OpenAIBackend, forget_formats, remembered_format
 from coreai.llm.replies import parse_structured
 from coreai.llm.types import ChatMessage, LlmRequest, ToolSpec
 
@@ -34,6 +34,9 @@ def test_streamed_reply(server_backend: OpenAIBackend) -> None:
 
 
 def test_structured_director_plan(server_backend: OpenAIBackend) -> None:
+    """llama_cpp.server refuses the standard json_schema shape (a 500 naming response_format); the backend
+    falls back to its json_object + schema grammar and remembers that for this server."""
+    forget_formats()
     messages = (
         ChatMessage("system", DIRECTOR_SYSTEM),
         ChatMessage("user", "Player HP 15%, 3 enemies alive."),
@@ -44,6 +47,7 @@ def test_structured_director_plan(server_backend: OpenAIBackend) -> None:
     result = server_backend.complete(request)
     plan = parse_structured(result, DirectorPlan)
     assert plan.pressure in ("ease_off", "hold", "raise", "spike") and 0 <= plan.elite_percent <= 50
+    assert remembered_format(server_backend.base_url) == "json_object_schema"
 
 
 def test_tool_call(server_backend: OpenAIBackend) -> None:
