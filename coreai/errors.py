@@ -13,7 +13,8 @@ Every error the AI core, the Lua sandbox, the MCP server or the game's persisten
     │   └── ToolArgumentError        arguments did not validate against the tool's model
     ├── CommandRejected              a main-loop command was refused; .command, .reason
     │   ├── UnknownPrefabError       not in the prefab whitelist; .prefab, .allowed
-    │   └── CommandRateLimited       an agent posted more than its rate allows; .agent
+    │   ├── CommandRateLimited       an agent posted more than its rate allows; .agent
+    │   └── PurchaseRefused          the Merchant refused a sale; .code (unknown_item, out_of_stock, ...)
     ├── MainLoopTimeout              a main-thread answer did not come; .cause ("paused" / "not draining")
     ├── TaskCancelled                a queued task was cancelled before or while it ran; .scope
     ├── PersistenceError             a save could not be read or written; .path
@@ -119,6 +120,16 @@ class CommandRateLimited(CommandRejected):
     def __init__(self, command: str, agent: str, *, trace_id: str | None = None) -> None:
         super().__init__(command, f"rate limit exceeded for agent '{agent}'", trace_id=trace_id)
         self.agent = agent
+
+
+class PurchaseRefused(CommandRejected):
+    """A refused purchase; ``code`` is stable (unknown_item / out_of_stock / not_enough_coins /
+    shop_closed / maxed_out) and ``str()`` is the player-readable reason."""
+
+    def __init__(self, code: str, reason: str, *, item: str = "", trace_id: str | None = None) -> None:
+        super().__init__("buy", reason, trace_id=trace_id)
+        self.code = code
+        self.item = item
 
 
 class MainLoopTimeout(CoreAIError):

@@ -2,8 +2,10 @@
 
 The orchestrator publishes ``TaskEvent`` (queued / started / completed / failed / cancelled) and the tool
 policy publishes ``ToolCallEvent`` (started / completed / failed) carrying trace id, role, call id and
-sanitised arguments (secrets redacted, long strings cut). The HUD reads ``history()``; tests and tools
-``subscribe()``. A subscriber that raises is logged and never breaks the publisher.
+sanitised arguments (secrets redacted, long strings cut). A streamed task (``AiTaskRequest.stream``) also
+publishes its visible reply piece by piece as ``TextDelta`` (kept out of the history: there are many).
+The HUD reads ``history()``; tests and tools ``subscribe()``. A subscriber that raises is logged and never
+breaks the publisher.
 """
 
 from __future__ import annotations
@@ -54,7 +56,17 @@ class TaskEvent:
     ts: float = field(default_factory=time.time)
 
 
-Event = ToolCallEvent | TaskEvent
+@dataclass(frozen=True)
+class TextDelta:
+    """A piece of an agent's visible reply as it streams (``AiTaskRequest.stream``); never reasoning."""
+
+    trace_id: str
+    role: str
+    text: str
+    ts: float = field(default_factory=time.time)
+
+
+Event = ToolCallEvent | TaskEvent | TextDelta
 Callback = Callable[[Event], None]
 
 
@@ -114,7 +126,8 @@ class EventBus:
 
     def publish(self, event: Event) -> None:
         with self._lock:
-            self._history.append(event)
+            if not isinstance(event, TextDelta):
+                self._history.append(event)
             subs = list(self._subs.values())
         for callback, kinds in subs:
             if kinds is not None and not isinstance(event, kinds):

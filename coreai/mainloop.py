@@ -96,6 +96,11 @@ class MainLoopQueue:
             CallOnMain: self._call,
         }
 
+    def register(self, command_type: type[MainLoopCommand], handler: Callable[[Any], Any]) -> None:
+        """Handle a game-defined command type (e.g. the shop's ``BuyItem``) on the main thread; its
+        validation is the pydantic model's and the handler's (raise a ``CoreAIError`` to refuse)."""
+        self._handlers[command_type] = handler
+
     # -- producers (any thread) ---------------------------------------------------------------------------
     def post(self, command: MainLoopCommand) -> CommandFuture[Any]:
         """Queue a command for the main thread; rejections come back as an already-failed future."""

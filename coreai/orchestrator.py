@@ -17,7 +17,7 @@ from typing import Any
 from loguru import logger
 
 from coreai.errors import CoreAIError, TaskCancelled
-from coreai.events import EventBus, TaskEvent
+from coreai.events import EventBus, TaskEvent, TextDelta
 from coreai.llm.decorators import backend_for
 from coreai.llm.types import LlmClient
 from coreai.memory import MemoryStore
@@ -104,6 +104,12 @@ class Orchestrator:
         )
         return prompt, tools, available
 
+    def _delta_sink(self, request: AiTaskRequest, trace_id: str, role: str) -> Callable[[str], None] | None:
+        """For a streamed request: publish each visible piece of the reply as a ``TextDelta``."""
+        if not request.stream:
+            return None
+        return lambda text: self.events.publish(TextDelta(trace_id, role, text))
+
     def run(self, request: AiTaskRequest, cancel: threading.Event | None = None) -> AgentResult:
         """Run one task to the end; raises ``TaskCancelled`` if cancelled, ``CoreAIError`` on failure."""
         trace_id = request.trace_id or new_trace_id()
@@ -127,6 +133,7 @@ class Orchestrator:
                 timeout_s=self.llm_timeout_s,
                 force_tool=request.force_tool,
                 backend=request.backend,
+                on_text=self._delta_sink(request, trace_id, cfg.name),
             )
             if cancel.is_set():
                 raise TaskCancelled("task cancelled", scope=request.cancellation_scope, trace_id=trace_id)

@@ -35,7 +35,12 @@ class AiTaskRequest(BaseModel):
     force_tool: str | None = Field(
         default=None,
         max_length=64,
-        description="Make the model call this (allowed) tool: a grammar forces it on local models.",
+        description="Make the model call this (allowed) tool: a grammar forces it on local models. A "
+        "non-terminal forced tool is forced once; the model then answers from its result with tools off.",
+    )
+    stream: bool = Field(
+        default=False,
+        description="Stream the visible reply: each piece is published as a TextDelta event on the bus.",
     )
     backend: str | None = Field(
         default=None,

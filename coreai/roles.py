@@ -32,7 +32,9 @@ DEFAULT_ROLES: dict[str, RoleConfig] = {
     ),
     "Programmer": RoleConfig("Programmer", tools=("memory",), memory=True, max_tokens=512, temperature=0.1),
     "Analyzer": RoleConfig("Analyzer", tools=("get_game_state", "memory"), memory=True, world_state=True),
-    "Merchant": RoleConfig("Merchant", tools=("memory",), memory=True, chat_history=True, temperature=0.6),
+    "Merchant": RoleConfig(
+        "Merchant", tools=("memory",), memory=True, chat_history=True, max_tokens=120, temperature=0.6
+    ),
     "Chat": RoleConfig("Chat", chat_history=True, temperature=0.7),
 }
 

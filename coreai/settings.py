@@ -127,6 +127,8 @@ class GameSettings(_Section):
 
     # Console, F7, F9, chat and options pause the arena while they are open.
     pause_on_overlay: bool = True
+    # The game-over analysis waits this long for the Analyzer, then shows the rules-based one.
+    analysis_timeout_s: float = Field(default=25.0, ge=1.0, le=300.0)
 
 
 class Settings(_Section):

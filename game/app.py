@@ -43,7 +43,7 @@ from game.sim.prefabs import PrefabRegistry
 from game.sim.world import World
 from game.views.arena import ArenaView
 from game.views.base import FpsMeter
-from game.views.gameover import GameOverView
+from game.views.gameover import GameOverView, RunAnalysisView
 from game.views.title import TitleView
 from game.views.upgrade import UpgradeView
 
@@ -97,6 +97,11 @@ class GameApp:
         self.show_fps = True  # F3: the HUD's FPS / enemy-count line
         self._store: SaveStore | None = None
         self.record_hooks: list[Callable[[RunSummary], None]] = []  # told of every finished run
+        # After the last upgrade pick of a break: may show a screen of its own (the Merchant's shop) and
+        # return True; that screen calls ``resume_arena`` when it is done.
+        self.after_upgrade: Callable[[], bool] | None = None
+        # The game-over screen's run analysis (the AI wiring sets it; None: no analysis panel).
+        self.run_analysis: Callable[[RunSummary], RunAnalysisView] | None = None
         self._bind_hotkeys()
 
     # ------------------------------------------------------------------ public API for other parts
@@ -166,6 +171,12 @@ class GameApp:
             self.window.show_view(self.upgrade)
 
     def resume_arena(self) -> None:
+        if self.window.current_view is self.upgrade and self.after_upgrade is not None:
+            try:
+                if self.after_upgrade():
+                    return
+            except Exception as exc:  # a broken shop must not stop the next wave
+                log.opt(exception=exc).error("after-upgrade step failed: {}", exc)
         if self.window.current_view is not self.arena:
             self.window.show_view(self.arena)
 

@@ -5,11 +5,16 @@ or when the roundtrip cap or the consecutive-failure guard is hit; in those two 
 exactly one final turn with tools disabled to summarise in plain text. Old tool exchanges are trimmed as
 the conversation grows. Only visible content is kept: any ``<think>`` span or reasoning channel is
 dropped before it can reach history, memory or the result.
+
+A forced tool (``force_tool``) that is not terminal is forced once: after it ran, its call and result are
+folded into one context message and the model answers from it with tools off. With ``on_text`` each model
+call streams, and every visible content piece goes to ``on_text`` as it arrives (reasoning never does).
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
+import time
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Literal
 
@@ -17,11 +22,14 @@ from loguru import logger
 
 from coreai.errors import LlmError, LlmErrorCode, TaskCancelled
 from coreai.events import EventBus
+from coreai.llm.decorators import backend_for
 from coreai.llm.reasoning import split_reasoning
 from coreai.llm.types import ChatMessage, LlmClient, LlmRequest, LlmResult, ToolCall, Usage
 from coreai.tools.base import Tool, ToolContext, ToolOutcome, canonical_order
 from coreai.tools.policy import ToolCallPolicy, ToolPolicyConfig
 from coreai.tools.trim import trim_tool_history
+
+TextSink = Callable[[str], None]
 
 _log = logger.bind(feature="director")
 
@@ -48,6 +56,14 @@ def _visible_arguments(arguments: str) -> str:
     if "think>" not in arguments.lower():
         return arguments
     return split_reasoning(arguments)[0]
+
+
+def _forced_result_note(outcomes: Sequence[ToolOutcome]) -> ChatMessage:
+    results = "\n".join(f"{o.tool} returned: {o.content}" for o in outcomes)
+    return ChatMessage(
+        role="user",
+        content=f"{results}\nAnswer me now in plain words, using only this result. No JSON, no tool calls.",
+    )
 
 
 def _add(a: Usage, b: Usage) -> Usage:
@@ -78,6 +94,7 @@ class ToolLoop:
         timeout_s: float | None = None,
         force_tool: str | None = None,
         backend: str | None = None,
+        on_text: TextSink | None = None,
     ) -> LoopOutcome:
         specs = tuple(t.spec() for t in canonical_order(tools.values()) if t.name in available)
         forced = force_tool if force_tool and any(s.name == force_tool for s in specs) else None
@@ -100,7 +117,7 @@ class ToolLoop:
         rounds = 0
         stop: StopReason = "roundtrip_cap"
         for turn in range(self.config.max_roundtrips):
-            result = self._ask(replace(base, messages=tuple(history)), ctx)
+            result = self._ask(replace(base, messages=tuple(history)), ctx, on_text)
             rounds += 1
             usage, backend = _add(usage, result.usage), result.backend
             visible, _ = split_reasoning(result.content)
@@ -123,6 +140,12 @@ class ToolLoop:
             if done:
                 text = visible or f"{done[-1].tool} done"
                 return LoopOutcome(text, "answered", rounds, tuple(policy.outcomes), backend, usage)
+            if forced and any(o.ok and o.tool == forced for o in outcomes):
+                # forced once: the exchange becomes context, and the model answers in words, tools off
+                # (a small model shown its own tool call as text would only repeat it)
+                history = [*history[: -(1 + len(outcomes))], _forced_result_note(outcomes)]
+                base = replace(base, tools=(), tool_choice="none")
+                forced = None
             if policy.should_abort():
                 stop = "tool_errors"
                 _log.warning(
@@ -132,20 +155,46 @@ class ToolLoop:
                 )
                 break
         history.append(ChatMessage(role="user", content=FINAL_TURN_INSTRUCTION))
-        final = self._ask(replace(base, messages=tuple(history), tools=(), tool_choice="none"), ctx)
+        final = self._ask(
+            replace(base, messages=tuple(history), tools=(), tool_choice="none"), ctx, on_text
+        )
         rounds += 1
         usage, backend = _add(usage, final.usage), final.backend
         visible, _ = split_reasoning(final.content)  # any tool calls in this turn are ignored
         return LoopOutcome(visible, stop, rounds, tuple(policy.outcomes), backend, usage)
 
-    def _ask(self, request: LlmRequest, ctx: ToolContext) -> LlmResult:
+    def _ask(self, request: LlmRequest, ctx: ToolContext, on_text: TextSink | None = None) -> LlmResult:
         if ctx.cancel.is_set():
             raise TaskCancelled("task cancelled", trace_id=ctx.trace_id)
         try:
-            return self.llm.complete(request)
+            if on_text is None:
+                return self.llm.complete(request)
+            return self._streamed(request, on_text)
         except LlmError as exc:
             if exc.code is LlmErrorCode.CANCELLED or ctx.cancel.is_set():
                 raise TaskCancelled(
                     f"task cancelled during the model call ({exc.code.value})", trace_id=ctx.trace_id
                 ) from exc
             raise
+
+    def _streamed(self, request: LlmRequest, on_text: TextSink) -> LlmResult:
+        """One model call through ``stream``: visible pieces go to ``on_text``, the whole comes back."""
+        content: list[str] = []
+        calls: list[ToolCall] = []
+        finish = "stop"
+        started = time.perf_counter()
+        for chunk in self.llm.stream(request):
+            if chunk.content:
+                content.append(chunk.content)
+                on_text(chunk.content)
+            if chunk.tool_call is not None:
+                calls.append(chunk.tool_call)
+            if chunk.finish_reason:
+                finish = chunk.finish_reason
+        return LlmResult(
+            content="".join(content),
+            tool_calls=tuple(calls),
+            finish_reason=finish,
+            backend=backend_for(self.llm, request.role),
+            latency_s=time.perf_counter() - started,
+        )

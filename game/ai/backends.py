@@ -21,6 +21,7 @@ from coreai.llm.stub import StubLlmClient, tool_reply
 from coreai.llm.types import LlmClient, LlmRequest, LlmResult
 from coreai.lua import programmer_demo_script
 from coreai.settings import BUILTIN_ROLES, Settings
+from game.shop.merchant_stub import merchant_reply
 
 log = logger.bind(feature="llm", trace_id="startup")
 
@@ -39,13 +40,16 @@ class BackendSetup:
 
 def offline_stub() -> StubLlmClient:
     """The scripted backend for offline play: the Programmer's demo (a mistake, then its repair), a valid
-    'hold' plan for the director, and one canned line for everyone else."""
+    'hold' plan for the director, the Merchant's get_inventory flow, and one canned line for everyone
+    else."""
     mistake, fixed = programmer_demo_script()
 
     def answer(request: LlmRequest) -> str | LlmResult:
         last = request.messages[-1].content if request.messages else ""
         if request.role == "Programmer":
             return fixed if "lua_error" in last or "no ```lua" in last else mistake
+        if request.role == "Merchant":
+            return merchant_reply(request)  # get_inventory first, then the answer from the shelf
         if request.role == "Creator" and any(t.name == "set_director_plan" for t in request.tools):
             if any(m.role == "tool" for m in request.messages):
                 return "Plan submitted: holding steady."

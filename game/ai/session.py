@@ -32,6 +32,7 @@ from game.ai.director_agent import AgentPlanSource, PlanCapture, install_directo
 from game.ai.lua_bridge import MainThreadLuaRunner, ProgrammerRunner, execute_lua_tool
 from game.ai.mod_events import dispatch_events
 from game.ai.modhost import GameModHost
+from game.analysis.ledger import RunLedger
 from game.bindings import GameWorldExecutor, WorldHandle
 from game.director.director import Director
 from game.director.memory import DirectorMemory
@@ -103,6 +104,10 @@ class AiSession:
             self.notify("warn", f"director mode '{options.director}' is unavailable; using rules")
         install_director_tools(self.runtime, prefabs.regular, self.director.events.names(), self.capture)
         self.prefabs = prefabs
+        from game.shop import install_shop
+
+        self.shop = install_shop(self.runtime, self.handle)  # the Merchant: stock, coins, its tools
+        self.ledger = RunLedger()  # what the game-over Analyzer reads
         self.trajectory: TrajectoryWriter | None = None
         self.mcp: McpServerThread | None = None
         self.screenshot: Callable[[int], bytes] | None = None  # set by the window
@@ -144,6 +149,9 @@ class AiSession:
 
     def on_run_start(self, world: World) -> None:
         self.handle.world = world
+        self.ledger = RunLedger()
+        if self.shop is not None:
+            self.shop.shop.reset()
         if not self._mods_loaded:  # first, so the trajectory header lists the events mods offer
             self._mods_loaded = True
             for status in self.mods.load_all():
@@ -159,6 +167,9 @@ class AiSession:
 
     def on_tick(self, world: World, events: list[ev.Event]) -> None:
         self.director.on_tick(world)
+        self.ledger.collect(events)
+        if self.shop is not None:
+            self.shop.shop.purse.collect(events)
         self._mod_time += DT
         if self._mods_loaded:
             dispatch_events(self.mods, events)

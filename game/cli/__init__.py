@@ -16,6 +16,7 @@ from collections.abc import Callable
 from typing import cast
 
 SUBCOMMANDS: dict[str, str] = {
+    "ask": "game.cli.ask",
     "paths": "game.cli.paths",
 }
 

@@ -1,10 +1,12 @@
-"""Game over: the run's summary, the high-score table (this run highlighted), any save warnings, and restart.
-In demo mode the next run starts by itself after a few seconds."""
+"""Game over: the run's summary, the high-score table (this run highlighted), the run analysis (the
+Analyzer's, streamed as it arrives, or the rules-based one), any save warnings, and restart. In demo mode
+the next run starts by itself after a few seconds."""
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import arcade
 from arcade import key as K
@@ -22,6 +24,23 @@ if TYPE_CHECKING:
 
 DEMO_RESTART_S = 6.0
 PANEL_W, PANEL_H = 420.0, 380.0
+ANALYSIS_H = 96.0
+ANALYSIS_ROWS = 4
+
+
+class RunAnalysisView(Protocol):
+    """What the screen needs of a run analysis (``game.analysis.analyst.RunAnalysis``)."""
+
+    @property
+    def busy(self) -> bool: ...
+
+    def pump(self) -> None: ...
+
+    def text(self) -> str: ...
+
+    def status(self) -> str: ...
+
+    def close(self) -> None: ...
 
 
 def summary_rows(s: RunSummary) -> list[tuple[str, str]]:
@@ -132,9 +151,17 @@ class GameOverView(AppView):
         )
         self.countdown = Label("", font_size=12, anchor_x="center", color=palette.GOOD)
         self.demo = demo
+        self.analysis: RunAnalysisView | None = app.run_analysis(summary) if app.run_analysis else None
+        self.analysis_head = ShadowLabel(
+            "RUN ANALYSIS", font_size=13, font_name=palette.FONT_DISPLAY, color=palette.XP
+        )
+        self.analysis_status = Label("", font_size=10, anchor_x="right", color=palette.TEXT_DIM)
+        self.analysis_rows = [Label("", font_size=12) for _ in range(ANALYSIS_ROWS)]
 
     def update_content(self, dt: float) -> None:
         self.elapsed += dt
+        if self.analysis is not None:
+            self.analysis.pump()
         if self.demo:
             left = DEMO_RESTART_S - self.elapsed
             self.countdown.set(f"demo: next run in {max(0, int(left) + 1)}")
@@ -147,14 +174,15 @@ class GameOverView(AppView):
             arena.draw_world(with_hud=False)
         w, h = self.window.width, self.window.height
         arcade.draw_lbwh_rectangle_filled(0, 0, w, h, Color(6, 4, 10, 200))
-        top = h / 2 + PANEL_H / 2
+        lift = ANALYSIS_H / 2 + 8 if self.analysis is not None else 0.0
+        top = h / 2 + PANEL_H / 2 + lift
         self.title.move(w / 2, top + 60)
         self.title.draw()
         self.subtitle.move(w / 2, top + 28)
         self.subtitle.draw()
         left1 = w / 2 - PANEL_W - 16
         left2 = w / 2 + 16
-        bottom = h / 2 - PANEL_H / 2
+        bottom = h / 2 - PANEL_H / 2 + lift
         draw_panel(left1, bottom, PANEL_W, PANEL_H)
         draw_panel(left2, bottom, PANEL_W, PANEL_H)
         self.heads[0].move(left1 + 24, top - 38)
@@ -184,6 +212,8 @@ class GameOverView(AppView):
             score.draw()
             info.draw()
             y -= 28
+        if self.analysis is not None:
+            bottom = self._draw_analysis(left1, bottom - ANALYSIS_H - 12)
         y = bottom - 34
         for warn in self.warnings:
             warn.move(w / 2, y)
@@ -194,6 +224,33 @@ class GameOverView(AppView):
         if self.demo:
             self.countdown.move(w / 2, max(16.0, y - 34))
             self.countdown.draw()
+
+    def _draw_analysis(self, left: float, bottom: float) -> float:
+        """The analysis box under the two panels; returns its bottom."""
+        assert self.analysis is not None
+        width = 2 * PANEL_W + 32
+        draw_panel(left, bottom, width, ANALYSIS_H)
+        self.analysis_head.move(left + 24, bottom + ANALYSIS_H - 24)
+        self.analysis_head.draw()
+        self.analysis_status.set(self.analysis.status())
+        self.analysis_status.move(left + width - 24, bottom + ANALYSIS_H - 22)
+        self.analysis_status.draw()
+        lines: list[str] = []
+        for para in self.analysis.text().split("\n"):
+            lines += textwrap.wrap(para, 118) or []
+        for i, lbl in enumerate(self.analysis_rows):
+            lbl.set(lines[i] if i < len(lines) else "")
+            lbl.move(left + 24, bottom + ANALYSIS_H - 46 - 16 * i)
+            lbl.draw()
+        return bottom
+
+    def analysis_text(self) -> str:
+        """The analysis as shown now ("" without one): tests read it."""
+        return "" if self.analysis is None else self.analysis.text()
+
+    def on_hide_view(self) -> None:
+        if self.analysis is not None:
+            self.analysis.close()  # a new run: an answer still coming is no longer wanted
 
     def handle_key(self, symbol: int, modifiers: int) -> bool:
         if symbol in (K.ENTER, K.RETURN, K.R, K.NUM_ENTER):

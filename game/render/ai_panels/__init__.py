@@ -17,6 +17,8 @@ from arcade.types import Color
 from game import hotkeys as hk
 from game.director.panel import DirectorPanel
 from game.render import palette
+from game.render.ai_panels.chat_hooks import install_chat
+from game.render.ai_panels.chat_panel import ChatPanel
 from game.render.ai_panels.console import ConsoleOverlay
 from game.render.ai_panels.console_model import ConsoleModel
 from game.render.ai_panels.director_panel import DirectorPanelOverlay
@@ -46,6 +48,7 @@ class AiPanels:
     mods: ModsPanel
     console: ConsoleOverlay
     programmer: ProgrammerLauncher
+    chat: ChatPanel | None = None  # T / Enter (with the shop step and the game-over analysis)
 
     # ------------------------------------------------------------------ per frame
     def pump(self) -> None:
@@ -104,7 +107,8 @@ def install(app: GameApp, session: AiSession) -> AiPanels:
     panels.console.on_open = panels.open_console
     app.add_panel(panels.director, hk.DIRECTOR_PANEL, "Director panel (live)")
     app.add_panel(panels.mods)
-    app.add_panel(panels.console)  # last: on top, first to see keys
+    app.add_panel(panels.console)
+    panels.chat = install_chat(app, session)  # last: on top, first to see keys
     reg = app.hotkeys
     reg.register(hk.MODS_PANEL, "Mods panel", lambda: _toggle_mods(panels))
     reg.register(hk.CONSOLE, "Console (Lua, /ask, /help)", panels.console.toggle)

@@ -1,0 +1,67 @@
+"""``RunLedger``: the run's telemetry the game-over analysis needs, tallied from each tick's events.
+
+Damage by source ("contact" from enemies touching the player, "projectile" from ranged enemies' shots,
+anything a mod names), shots fired and shots that hit, kills and spawns per prefab, the lowest HP reached.
+Plain data, no world reference: it is read after the run is over.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from game.sim import events as ev
+
+
+@dataclass
+class RunLedger:
+    damage_by_source: dict[str, float] = field(default_factory=dict)
+    kills_by_prefab: Counter[str] = field(default_factory=Counter)
+    spawns_by_prefab: Counter[str] = field(default_factory=Counter)
+    shots: int = 0
+    hits: int = 0
+    hits_taken: int = 0
+    lowest_hp: float | None = None
+    coins_spent: int = 0
+
+    def collect(self, events: Iterable[ev.Event]) -> None:
+        for e in events:
+            if isinstance(e, ev.PlayerDamaged):
+                self.damage_by_source[e.source] = self.damage_by_source.get(e.source, 0.0) + e.amount
+                self.hits_taken += 1
+                if self.lowest_hp is None or e.hp_after < self.lowest_hp:
+                    self.lowest_hp = e.hp_after
+            elif isinstance(e, ev.ShotFired):
+                self.shots += e.count
+            elif isinstance(e, ev.EnemyHit):
+                self.hits += e.count
+            elif isinstance(e, ev.EnemyKilled):
+                self.kills_by_prefab[e.prefab] += 1
+            elif isinstance(e, ev.EnemySpawned):
+                self.spawns_by_prefab[e.prefab] += 1
+
+    def worst_sources(self) -> list[tuple[str, float]]:
+        """Damage sources, the most damaging first."""
+        return sorted(self.damage_by_source.items(), key=lambda kv: -kv[1])
+
+    @property
+    def accuracy(self) -> float | None:
+        """Hits per shot (pierce can make it exceed 1; shown capped at 100%)."""
+        return None if self.shots == 0 else min(1.0, self.hits / self.shots)
+
+    def facts(self) -> dict[str, Any]:
+        """JSON-able numbers for the Analyzer's request."""
+        total = sum(self.damage_by_source.values())
+        return {
+            "damage_by_source": {k: round(v) for k, v in self.worst_sources()},
+            "damage_total": round(total),
+            "hits_taken": self.hits_taken,
+            "shots": self.shots,
+            "hits": self.hits,
+            "accuracy_pct": None if self.accuracy is None else round(100 * self.accuracy),
+            "kills_by_prefab": dict(self.kills_by_prefab.most_common(5)),
+            "most_spawned": dict(self.spawns_by_prefab.most_common(3)),
+            "lowest_hp": None if self.lowest_hp is None else round(self.lowest_hp),
+        }

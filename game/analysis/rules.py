@@ -1,0 +1,58 @@
+"""The rules-based run analysis: three lines from the ledger, used when no model answers in time (and as
+the numbers the Analyzer is given). Deterministic: the same run always reads the same."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from game.analysis.ledger import RunLedger
+from game.headless import RunSummary
+
+SOURCE_WORDS = {"contact": "enemies reaching you (contact hits)", "projectile": "enemy shots"}
+
+
+def run_facts(summary: RunSummary, ledger: RunLedger, coins: dict[str, int] | None = None) -> dict[str, Any]:
+    return {
+        "wave_reached": summary.waves_reached,
+        "seconds": round(summary.seconds),
+        "kills": summary.kills,
+        "score": summary.final_score,
+        "level": summary.level,
+        "upgrades": summary.upgrades,
+        **ledger.facts(),
+        **({"coins": coins} if coins else {}),
+    }
+
+
+def _advice(summary: RunSummary, ledger: RunLedger, top: str | None, coins: dict[str, int]) -> str:
+    acc = ledger.accuracy
+    if coins.get("balance", 0) >= 12 and coins.get("spent", 0) == 0:
+        return f"spend your coins at the merchant between waves ({coins['balance']} went unspent)."
+    if acc is not None and acc < 0.35:
+        return "aim at the nearest enemy and fire in bursts: most shots missed."
+    if top == "contact":
+        return "keep moving in wide circles and dash out when surrounded; take Light Boots."
+    if top == "projectile":
+        return "close in on the ranged enemies first and dash through their volleys."
+    if summary.waves_reached <= 2:
+        return "stay near the middle and keep moving; pick damage or fire rate first."
+    return "take Vitality or Regeneration earlier to survive the later waves."
+
+
+def rules_analysis(summary: RunSummary, ledger: RunLedger, coins: dict[str, int] | None = None) -> str:
+    coins = coins or {}
+    total = sum(ledger.damage_by_source.values())
+    top = ledger.worst_sources()[0][0] if total > 0 else None
+    if top is None:
+        hurt = "Hurt most: nothing hit you."
+    else:
+        share = ledger.damage_by_source[top]
+        hurt = f"Hurt most: {SOURCE_WORDS.get(top, top)}, {share:.0f} of {total:.0f} damage."
+    acc = ledger.accuracy
+    aim = (
+        "Accuracy: no shots fired."
+        if acc is None
+        else f"Accuracy: {acc:.0%} ({min(ledger.hits, ledger.shots)} of {ledger.shots} shots hit), "
+        f"{summary.kills} kills by wave {summary.waves_reached}."
+    )
+    return "\n".join((hurt, aim, "Try next: " + _advice(summary, ledger, top, coins)))

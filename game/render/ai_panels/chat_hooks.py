@@ -1,0 +1,43 @@
+"""Installs the player-facing agent features on a ``GameApp``: the chat panel (T / Enter), the Merchant's
+shop step after the upgrade pick, and the Analyzer's report on the game-over screen."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from arcade import key as K
+
+from game.render.ai_panels.chat_model import ChatModel
+from game.render.ai_panels.chat_panel import ChatPanel
+
+if TYPE_CHECKING:
+    from game.ai.session import AiSession
+    from game.app import GameApp
+    from game.headless import RunSummary
+    from game.views.gameover import RunAnalysisView
+
+GROUP = "AI & mods"
+
+
+def install_chat(app: GameApp, session: AiSession) -> ChatPanel:
+    panel = ChatPanel(ChatModel(session), on_open=app.arena.input.clear)
+    app.add_panel(panel)
+    reg = app.hotkeys
+    reg.register(
+        K.T, "Chat with an agent (role picker, Esc stops)", lambda: panel.open(swallow="t"), group=GROUP
+    )
+    reg.register(K.ENTER, "Chat with an agent", panel.open, group=GROUP)
+    app.window.push_handlers(on_mouse_press=panel.on_mouse_press)  # Stop / Send and the role tabs
+    if session.shop is not None:
+        from game.views.shop import ShopView
+
+        shop = ShopView(app, session.shop, talk=lambda: panel.open("Merchant", swallow="t"))
+        app.after_upgrade = shop.offer
+
+    def analysis(summary: RunSummary) -> RunAnalysisView:
+        from game.analysis.analyst import RunAnalysis
+
+        return RunAnalysis(session, summary, session.ledger)
+
+    app.run_analysis = analysis
+    return panel
