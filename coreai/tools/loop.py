@@ -155,9 +155,7 @@ class ToolLoop:
                 )
                 break
         history.append(ChatMessage(role="user", content=FINAL_TURN_INSTRUCTION))
-        final = self._ask(
-            replace(base, messages=tuple(history), tools=(), tool_choice="none"), ctx, on_text
-        )
+        final = self._ask(replace(base, messages=tuple(history), tools=(), tool_choice="none"), ctx, on_text)
         rounds += 1
         usage, backend = _add(usage, final.usage), final.backend
         visible, _ = split_reasoning(final.content)  # any tool calls in this turn are ignored

@@ -1,9 +1,10 @@
-"""Ask an agent role one question headless, streaming the reply (``arena ask Merchant "what do you have?"``).
+"""Ask an agent role one question, headless; the reply streams to stdout (--json ends with a JSON line).
 
-``python -m game ask <Role> "<text>" [--backend B] [--json]`` starts a headless session as the game has it (a world, the mods, the director, the Merchant's shelf,
-open), sends the text to the role, streams the visible reply to stdout as it arrives, and with ``--json``
-ends with one JSON line ``{"role", "backend", "reply", "tools", "latency_s", "trace_id"}`` (plus ``error``
-when the turn failed). Exit status: 0 answered, 1 failed or timed out, 2 bad usage or backend unavailable.
+``python -m game ask <Role> "<text>" [--backend B] [--json]`` starts a headless session as the game has it
+(a world, the mods, the director, the Merchant's shelf, open), sends the text to the role, streams the
+visible reply to stdout as it arrives, and with ``--json`` ends with one JSON line ``{"role", "backend",
+"reply", "tools", "latency_s", "trace_id"}`` (plus ``error`` when the turn failed). Exit status: 0
+answered, 1 failed or timed out, 2 bad usage or backend unavailable.
 """
 
 from __future__ import annotations

@@ -1,0 +1,67 @@
+"""``python -m game ask <Role> "<text>" [--backend B] [--json]`` through the real CLI: the reply streams to
+stdout and the last line is the JSON summary; the Merchant calls get_inventory and names the shelf, on the
+offline stub and on the bundled model (llama-cpp-python), where the tool call is forced."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from game.shop.inventory import load_inventory
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def ask(
+    saves_dir: Path, *args: str, timeout: float = 120
+) -> tuple[subprocess.CompletedProcess[str], dict[str, Any]]:
+    out = subprocess.run(
+        [sys.executable, "-m", "game", "ask", *args, "--json"],
+        cwd=REPO, capture_output=True, text=True, timeout=timeout,
+        env={**os.environ, "ARENA_SAVES_DIR": str(saves_dir)},
+    )  # fmt: skip
+    lines = out.stdout.strip().splitlines()
+    assert lines, out.stderr[-2000:]
+    return out, json.loads(lines[-1])
+
+
+def test_ask_merchant_on_the_stub_lists_the_inventory(saves_dir: Path) -> None:
+    out, summary = ask(saves_dir, "Merchant", "what do you have?", "--backend", "stub", "--coins", "30")
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert set(summary) == {"role", "backend", "reply", "tools", "latency_s", "trace_id"}
+    assert summary["role"] == "Merchant" and summary["backend"] == "stub"
+    assert summary["tools"] == ["get_inventory"]
+    names = [i.name for i in load_inventory().items]
+    assert all(name in summary["reply"] for name in names) and "30 coins" in summary["reply"]
+    assert out.stdout.startswith(summary["reply"]), "the reply itself came first, streamed to stdout"
+    assert 0 < summary["latency_s"] < 30 and len(summary["trace_id"]) == 12
+
+
+def test_ask_reports_a_refusal_and_bad_usage(saves_dir: Path) -> None:
+    out, summary = ask(saves_dir, "Merchant", "buy hollow points", "--backend", "stub", "--coins", "5")
+    assert out.returncode == 0 and summary["tools"] == ["buy_item"]
+    assert "costs 45 coins; you have 5" in summary["reply"]
+    bad = subprocess.run(
+        [sys.executable, "-m", "game", "ask", "Merchant", "hi", "--backend", "nope"],
+        cwd=REPO, capture_output=True, text=True, timeout=120,
+        env={**os.environ, "ARENA_SAVES_DIR": str(saves_dir)},
+    )  # fmt: skip
+    assert bad.returncode == 2 and "backend 'nope' is unavailable for Merchant" in bad.stderr
+
+
+@pytest.mark.real_llm
+@pytest.mark.slow
+@pytest.mark.timeout(400)
+def test_ask_merchant_on_the_bundled_model_calls_get_inventory(saves_dir: Path) -> None:
+    # margin for a loaded 2-core box: each model call may take up to 90 s here (the shipped default is 30)
+    (saves_dir / "settings.toml").write_text("[llm]\ntimeout_s = 90.0\n")
+    out, summary = ask(saves_dir, "Merchant", "what do you have?", "--backend", "local", timeout=360)
+    assert out.returncode == 0, out.stderr[-3000:]
+    assert summary["backend"] == "local" and summary["tools"][:1] == ["get_inventory"]
+    assert summary["reply"].strip() and summary["latency_s"] < 180

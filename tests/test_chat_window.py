@@ -1,0 +1,274 @@
+"""The chat panel, the Merchant's shop and the game-over analysis in a real window (ARCADE_HEADLESS=1)
+with a real ``AiSession``: keys and clicks go through the window's event dispatch, the screen is read back
+as pixels and as the text the panels draw. A slow scripted backend streams word by word, so partial text
+and Stop can be watched; everything else (task queue, tool loop, main-loop queue, shop) is the real thing."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import arcade
+import pytest
+import window_support as ws
+from chat_support import SlowStreamer
+from window_support import frames, press, render, send
+
+from coreai.settings import Settings
+from game.ai.session import AiSession
+from game.ai.wiring import attach
+from game.app import GameApp
+from game.options import LaunchOptions
+from game.render.ai_panels import AiPanels
+from game.render.ai_panels.chat_panel import STOP_RED, ChatPanel
+from game.views.gameover import GameOverView
+from game.views.shop import COIN, ShopView
+
+pytestmark = pytest.mark.window
+
+window = ws.window
+make_app = ws.make_app
+K = arcade.key
+REPLY = "The arena remembers every step you take and every shot you miss, champion, so mind your footing."
+ANALYSIS = "Hurt most: the brutes up close. Accuracy: about half your shots hit. Next: kite wider circles."
+
+
+def make_session(**game: Any) -> AiSession:
+    settings = Settings.model_validate({"llm": {"default_backend": "stub", "backends": {}}, "game": game})
+    return AiSession(LaunchOptions(), settings=settings, configure_logs=False)
+
+
+@pytest.fixture
+def session(saves_dir: Path) -> Iterator[AiSession]:
+    s = make_session()
+    yield s
+    s.close()
+
+
+def start(make: Callable[..., GameApp], session: AiSession) -> tuple[GameApp, AiPanels, ChatPanel]:
+    app = make(seed=3)
+    attach(app, session)
+    hook = next(h for h in app.arena.frame_hooks if getattr(h, "__name__", "") == "frame_hook")
+    panels = hook.__self__  # type: ignore[attr-defined]
+    assert isinstance(panels, AiPanels) and panels.chat is not None
+    app.new_run()
+    frames(app, 2)
+    return app, panels, panels.chat
+
+
+def route(session: AiSession, role: str, client: SlowStreamer) -> None:
+    session.runtime.router.register(client.name, client)  # type: ignore[arg-type]
+    session.runtime.router.set_backend(role, client.name)
+
+
+def wait_for(app: GameApp, done: Callable[[], bool], limit_s: float = 20.0, draw: bool = False) -> None:
+    deadline = time.monotonic() + limit_s
+    while not done():
+        assert time.monotonic() < deadline, f"condition not met within {limit_s}s"
+        frames(app, 1)
+        if draw:
+            render(app)
+        time.sleep(0.003)
+
+
+def shown(panel: ChatPanel) -> str:
+    return " ".join(panel.texts())
+
+
+def type_text(app: GameApp, text: str) -> None:
+    send(app, "on_text", text)
+
+
+def test_t_opens_the_chat_and_a_slow_reply_shows_partial_text_before_it_ends(
+    make_app: Callable[..., GameApp], session: AiSession
+) -> None:
+    app, _, chat = start(make_app, session)
+    slow = SlowStreamer(REPLY, pause_s=0.06)
+    route(session, "Chat", slow)
+    press(app, K.T)
+    type_text(app, "t")  # the T key's own text event must not land in the input line
+    assert chat.visible and chat.model.input == "" and chat.model.role == "Chat"
+    type_text(app, "hello there")
+    press(app, K.ENTER)
+    wait_for(app, lambda: len(chat.model.live_text().split()) >= 3)
+    img = render(app)
+    partial = chat.model.live_text()
+    assert chat.model.busy and partial != REPLY and REPLY.startswith(partial)
+    on_screen = shown(chat)
+    assert "you: hello there" in on_screen and partial.split()[1] in on_screen
+    assert "Chat is typing" in on_screen and "Stop" in chat.texts()
+    bl, bb, _, _ = chat.button_rect()
+    assert ws.close(ws.px(img, bl + 6, bb + 6), tuple(STOP_RED)[:3]), "the Stop button is drawn red"  # type: ignore[arg-type]
+    wait_for(app, lambda: not chat.model.busy)
+    render(app)
+    assert "champion, so mind your footing." in shown(chat) and "Send" in chat.texts()
+    assert len(slow.requests) == 1 and slow.requests[0].role == "Chat"
+
+
+def test_esc_and_the_stop_button_stop_a_reply_within_half_a_second(
+    make_app: Callable[..., GameApp], session: AiSession
+) -> None:
+    app, _, chat = start(make_app, session)
+    slow = SlowStreamer(REPLY, pause_s=0.25)
+    route(session, "Chat", slow)
+    press(app, K.ENTER)
+    type_text(app, "talk to me")
+    press(app, K.ENTER)
+    wait_for(app, lambda: chat.model.live_text() != "")
+    turn = chat.model.turn
+    assert turn is not None
+    t0 = time.perf_counter()
+    press(app, K.ESCAPE)
+    assert turn.wait(0.5) and time.perf_counter() - t0 < 0.5, "the task ended within 0.5 s of Esc"
+    assert slow.cancelled.wait(1.0) and slow.sent < len(REPLY.split())
+    render(app)
+    assert chat.visible, "Esc while a reply comes stops it; it does not close the panel"
+    assert "stopped" in chat.texts()
+    # the Stop button, clicked
+    slow.cancelled.clear()
+    type_text(app, "again")
+    press(app, K.ENTER)
+    wait_for(app, lambda: chat.model.live_text() != "", draw=True)
+    turn = chat.model.turn
+    assert turn is not None
+    bl, bb, bw, bh = chat.button_rect()
+    t0 = time.perf_counter()
+    send(app, "on_mouse_press", int(bl + bw / 2), int(bb + bh / 2), arcade.MOUSE_BUTTON_LEFT, 0)
+    assert turn.wait(0.5) and time.perf_counter() - t0 < 0.5 and turn.state == "stopped"
+    press(app, K.ESCAPE)
+    assert not chat.visible, "Esc with nothing coming closes the panel"
+
+
+def test_the_game_holds_while_the_chat_is_open(make_app: Callable[..., GameApp], session: AiSession) -> None:
+    app, _, chat = start(make_app, session)
+    world = app.arena.world
+    assert world is not None and not chat.visible
+    frames(app, 10)
+    t = world.time
+    assert t > 0
+    press(app, K.T)
+    frames(app, 30)
+    assert world.time == t, "no simulation while the chat is open"
+    render(app)
+    assert app.arena.held_by == "chat"
+    press(app, K.ESCAPE)
+    frames(app, 10)
+    assert world.time > t
+
+
+def reach_the_shop(app: GameApp) -> ShopView:
+    world = app.arena.world
+    assert world is not None
+    world.wave_time_left = 0.0
+    frames(app, 3)
+    assert world.phase == "upgrade" and app.window.current_view is app.upgrade
+    press(app, K.KEY_1)
+    view = app.window.current_view
+    assert isinstance(view, ShopView) and view.shop.open
+    return view
+
+
+def test_the_shop_sells_refuses_and_spends_coins(
+    make_app: Callable[..., GameApp], session: AiSession
+) -> None:
+    app, _, chat = start(make_app, session)
+    shop = reach_the_shop(app)
+    world = app.arena.world
+    assert world is not None and world.wave == 2
+    purse = shop.shop.purse
+    purse.balance = 30
+    world.player.hp = 20.0
+    img = render(app)
+    rects = shop.card_rects()
+    medkit, hollow = rects[0], rects[4]  # 12 coins (affordable), 45 coins (not)
+    assert ws.close(ws.px(img, medkit[0] + 1, medkit[1] + medkit[3] / 2), tuple(COIN)[:3])  # type: ignore[arg-type]
+    assert not ws.close(ws.px(img, hollow[0] + 1, hollow[1] + hollow[3] / 2), tuple(COIN)[:3])  # type: ignore[arg-type]
+    press(app, K.KEY_1)  # a purchase
+    assert purse.balance == 18 and purse.spent == 12 and world.player.hp == 60.0
+    assert shop.message.startswith("Bought Medkit") and shop.message_ok
+    press(app, K.KEY_5)  # not enough coins
+    assert not shop.message_ok and shop.message == "Hollow Points costs 45 coins; you have 18"
+    assert purse.balance == 18
+    purse.balance = 100
+    press(app, K.KEY_1)
+    press(app, K.KEY_1)
+    press(app, K.KEY_1)  # out of stock
+    assert shop.message == "Medkit is sold out" and purse.balance == 100 - 24
+    render(app)
+    # the Merchant in the chat: a purchase and an unknown item, through buy_item and the main-loop queue
+    press(app, K.T)
+    type_text(app, "t")
+    assert chat.visible and chat.model.role == "Merchant"
+    type_text(app, "buy a magnet")
+    press(app, K.ENTER)
+    wait_for(app, lambda: not chat.model.busy, draw=True)
+    render(app)
+    assert (
+        "Magnet is yours" in shown(chat) and purse.balance == 76 - 18 and world.stacks["pickup_radius"] == 1
+    )
+    type_text(app, "buy a rocket launcher")
+    press(app, K.ENTER)
+    wait_for(app, lambda: not chat.model.busy, draw=True)
+    render(app)
+    assert "no 'rocket launcher' on the shelf" in shown(chat) and purse.balance == 58
+    press(app, K.ESCAPE)
+    press(app, K.ENTER)  # leave: the next wave starts
+    assert app.window.current_view is app.arena and not shop.shop.open
+    t = world.time
+    frames(app, 5)
+    assert world.time > t
+
+
+def die(app: GameApp) -> GameOverView:
+    world = app.arena.world
+    assert world is not None
+    frames(app, 30)
+    world.player.hp = -1.0
+    frames(app, 2)
+    assert world.phase == "dead"
+    frames(app, 120)  # the death banner, then the game-over screen
+    view = app.window.current_view
+    assert isinstance(view, GameOverView) and view.analysis is not None
+    return view
+
+
+def test_the_game_over_screen_streams_the_analyzer_report(
+    make_app: Callable[..., GameApp], session: AiSession
+) -> None:
+    app, _, _ = start(make_app, session)
+    slow = SlowStreamer(ANALYSIS, pause_s=0.05)
+    route(session, "Analyzer", slow)
+    view = die(app)
+    wait_for(app, lambda: view.analysis is not None and view.analysis.busy and view.analysis_text() != "")
+    partial = view.analysis_text()
+    assert partial != ANALYSIS and ANALYSIS.startswith(partial)
+    wait_for(app, lambda: view.analysis is not None and not view.analysis.busy)
+    img = render(app)
+    assert view.analysis_text() == ANALYSIS and "by the Analyzer (slow)" in view.analysis.status()  # type: ignore[union-attr]
+    request = slow.requests[0]
+    facts = request.messages[-2].content + request.messages[-1].content
+    assert "accuracy_pct" in facts and "damage_by_source" in facts, "the Analyzer got the run's numbers"
+    assert request.tools == (), "the report needs no tools"
+    assert ws.px(img, app.window.width / 2, 150) != ws.px(img, 4, 4), "the analysis box is drawn"
+
+
+def test_the_game_over_analysis_falls_back_to_rules(
+    make_app: Callable[..., GameApp], saves_dir: Path
+) -> None:
+    s = make_session(analysis_timeout_s=1.0)
+    try:
+        app, _, _ = start(make_app, s)
+        route(s, "Analyzer", SlowStreamer(ANALYSIS, first_token_s=30.0))  # never answers in time
+        view = die(app)
+        assert view.analysis is not None and view.analysis.busy
+        t0 = time.monotonic()
+        wait_for(app, lambda: view.analysis is not None and not view.analysis.busy, limit_s=10)
+        assert time.monotonic() - t0 < 3.0
+        render(app)
+        text = view.analysis_text()
+        assert text.startswith("Hurt most:") and "Accuracy:" in text and "Try next:" in text
+        assert "no answer within 1s" in view.analysis.status()
+    finally:
+        s.close()
