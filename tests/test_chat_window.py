@@ -141,23 +141,6 @@ def test_esc_and_the_stop_button_stop_a_reply_within_half_a_second(
     assert not chat.visible, "Esc with nothing coming closes the panel"
 
 
-def test_the_game_holds_while_the_chat_is_open(make_app: Callable[..., GameApp], session: AiSession) -> None:
-    app, _, chat = start(make_app, session)
-    world = app.arena.world
-    assert world is not None and not chat.visible
-    frames(app, 10)
-    t = world.time
-    assert t > 0
-    press(app, K.T)
-    frames(app, 30)
-    assert world.time == t, "no simulation while the chat is open"
-    render(app)
-    assert app.arena.held_by == "chat"
-    press(app, K.ESCAPE)
-    frames(app, 10)
-    assert world.time > t
-
-
 def reach_the_shop(app: GameApp) -> ShopView:
     world = app.arena.world
     assert world is not None
@@ -168,6 +151,12 @@ def reach_the_shop(app: GameApp) -> ShopView:
     view = app.window.current_view
     assert isinstance(view, ShopView) and view.shop.open
     return view
+
+
+def edge_is_gold(img: Any, rect: tuple[float, float, float, float]) -> bool:
+    """Whether the card's left edge is drawn in the coin colour (an item the player can afford)."""
+    pixels = ws.region(img, rect[0], rect[1] + rect[3] / 2, 2)
+    return any(ws.close(tuple(p), tuple(COIN)[:3]) for p in pixels)  # type: ignore[arg-type]
 
 
 def test_the_shop_sells_refuses_and_spends_coins(
@@ -183,8 +172,7 @@ def test_the_shop_sells_refuses_and_spends_coins(
     img = render(app)
     rects = shop.card_rects()
     medkit, hollow = rects[0], rects[4]  # 12 coins (affordable), 45 coins (not)
-    assert ws.close(ws.px(img, medkit[0] + 1, medkit[1] + medkit[3] / 2), tuple(COIN)[:3])  # type: ignore[arg-type]
-    assert not ws.close(ws.px(img, hollow[0] + 1, hollow[1] + hollow[3] / 2), tuple(COIN)[:3])  # type: ignore[arg-type]
+    assert edge_is_gold(img, medkit) and not edge_is_gold(img, hollow)
     press(app, K.KEY_1)  # a purchase
     assert purse.balance == 18 and purse.spent == 12 and world.player.hp == 60.0
     assert shop.message.startswith("Bought Medkit") and shop.message_ok
@@ -248,7 +236,7 @@ def test_the_game_over_screen_streams_the_analyzer_report(
     img = render(app)
     assert view.analysis_text() == ANALYSIS and "by the Analyzer (slow)" in view.analysis.status()  # type: ignore[union-attr]
     request = slow.requests[0]
-    facts = request.messages[-2].content + request.messages[-1].content
+    facts = " ".join(m.content for m in request.messages)
     assert "accuracy_pct" in facts and "damage_by_source" in facts, "the Analyzer got the run's numbers"
     assert request.tools == (), "the report needs no tools"
     assert ws.px(img, app.window.width / 2, 150) != ws.px(img, 4, 4), "the analysis box is drawn"

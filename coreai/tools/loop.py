@@ -193,6 +193,6 @@ class ToolLoop:
             content="".join(content),
             tool_calls=tuple(calls),
             finish_reason=finish,
-            backend=backend_for(self.llm, request.role),
+            backend=request.backend or backend_for(self.llm, request.role),
             latency_s=time.perf_counter() - started,
         )

@@ -51,6 +51,8 @@ class ChatTurn:
         request: AiTaskRequest,
         on_piece: Callable[[str], None] | None = None,
     ) -> None:
+        if not request.trace_id:  # the turn follows its pieces by trace id: it must know it up front
+            request = request.model_copy(update={"trace_id": new_trace_id()})
         self.request = request
         self.role = request.role
         self.trace_id = request.trace_id or ""

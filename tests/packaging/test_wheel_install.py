@@ -39,9 +39,22 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("wheel")
     build = tmp_path_factory.mktemp("build")
     subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation", "-w", str(out),
-         str(REPO_ROOT)],
-        check=True, cwd=build, capture_output=True, timeout=180,
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "-q",
+            "--no-deps",
+            "--no-build-isolation",
+            "-w",
+            str(out),
+            str(REPO_ROOT),
+        ],
+        check=True,
+        cwd=build,
+        capture_output=True,
+        timeout=180,
     )
     (found,) = out.glob("arena_director-*.whl")
     return found
@@ -67,7 +80,9 @@ def test_installed_wheel_runs_headless_from_another_folder(wheel: Path, tmp_path
     target = tmp_path / "target"
     subprocess.run(
         [sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", str(target), str(wheel)],
-        check=True, capture_output=True, timeout=180,
+        check=True,
+        capture_output=True,
+        timeout=180,
     )
     before = sorted(p for p in target.rglob("*") if "__pycache__" not in p.parts)
     home, elsewhere = tmp_path / "home", tmp_path / "elsewhere"
@@ -84,7 +99,12 @@ def test_installed_wheel_runs_headless_from_another_folder(wheel: Path, tmp_path
     )
     probe = subprocess.run(
         [sys.executable, "-c", "import game, coreai.paths as p; print(game.__file__); print(p.mode())"],
-        cwd=elsewhere, env=env, capture_output=True, text=True, timeout=60, check=True,
+        cwd=elsewhere,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
     )
     game_file, mode = probe.stdout.split()
     assert Path(game_file).is_relative_to(target), game_file
@@ -93,7 +113,11 @@ def test_installed_wheel_runs_headless_from_another_folder(wheel: Path, tmp_path
 
     run = subprocess.run(
         [sys.executable, "-m", "game", "--headless", "--seconds", "5", "--seed", "4", "--json"],
-        cwd=elsewhere, env=env, capture_output=True, text=True, timeout=120,
+        cwd=elsewhere,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert run.returncode == 0, run.stderr
     summary = json.loads(run.stdout.strip().splitlines()[-1])
@@ -109,7 +133,12 @@ def test_installed_wheel_runs_headless_from_another_folder(wheel: Path, tmp_path
 
     paths = subprocess.run(
         [sys.executable, "-m", "game", "paths", "--json"],
-        cwd=elsewhere, env=env, capture_output=True, text=True, timeout=60, check=True,
+        cwd=elsewhere,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
     )
     where = json.loads(paths.stdout)
     assert where["saves"] == str(data)
