@@ -27,7 +27,13 @@ from coreai.mcp.admission import AdmissionMiddleware, allowed_hosts, allowed_ori
 from coreai.mcp.mainthread import MainThreadBridge
 from coreai.mcp.services import McpServices
 from coreai.mcp.settings import McpSettings, is_loopback_host
-from coreai.mcp.token import ResolvedToken, announce, connect_instructions, resolve_token
+from coreai.mcp.token import (
+    ResolvedToken,
+    announce,
+    connect_instructions,
+    resolve_token,
+    store_stable_token,
+)
 from coreai.mcp.tools import ToolRegistrar
 
 MCP_PATH = "/mcp"
@@ -95,7 +101,10 @@ class McpServerThread:
         self.settings = settings
         self.services = services
         self.bridge = MainThreadBridge(queue, settings.call_timeout_s)
-        self.resolved: ResolvedToken = resolve_token(settings.token, auth_disabled=settings.auth_disabled)
+        store = store_stable_token if settings.stable_token else None
+        self.resolved: ResolvedToken = resolve_token(
+            settings.token, auth_disabled=settings.auth_disabled, store=store
+        )
         self.port: int | None = None
         self.tools: list[str] = []
         self.app: AdmissionMiddleware | None = None

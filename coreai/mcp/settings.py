@@ -38,6 +38,11 @@ class McpSettings(BaseModel):
         max_length=256,
         description="Bearer token; None = env COREAI_MCP_TOKEN, else a fresh random one per start.",
     )
+    stable_token: bool = Field(
+        default=False,
+        description="Opt-in: with no token set, generate one once and store it here as `token`, so saved "
+        "client configs keep working across restarts.",
+    )
     auth_disabled: bool = Field(
         default=False, description="Turn token auth off (loopback/Host/Origin checks stay); warns all along."
     )

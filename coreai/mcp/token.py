@@ -1,15 +1,15 @@
-"""The bearer token (setting, then env ``COREAI_MCP_TOKEN``, then a fresh random one) and the lines to paste.
+"""The bearer token (setting, then env ``COREAI_MCP_TOKEN``, then, with ``stable_token``, one generated once
+and stored in the user's settings, else a fresh random one) and the lines to paste.
 
 ``resolve_token`` tries the sources in order (``_SOURCES``; add a source there, e.g. a stable per-user
 token file); a source that is set but refused (an env token shorter than 16 characters) is skipped with a
 ``warning`` saying why. ``connect_instructions`` is the endpoint, the token, and ready-to-paste
-configuration for Claude Code, Codex and opencode; ``announce`` writes it, and any warning, to the console
-(stderr) as well as the log.
+configuration for every client in ``coreai.mcp.client_configs``; ``announce`` writes it, and any warning,
+to the console (stderr) as well as the log.
 """
 
 from __future__ import annotations
 
-import json
 import os
 import secrets
 import sys
@@ -19,7 +19,7 @@ from typing import Literal, TextIO
 
 ENV_TOKEN = "COREAI_MCP_TOKEN"
 MIN_ENV_TOKEN_CHARS = 16
-TokenSource = Literal["setting", "env", "random", "disabled"]
+TokenSource = Literal["setting", "env", "stored", "random", "disabled"]
 
 
 @dataclass(frozen=True)
@@ -52,8 +52,15 @@ def _from_env(_setting: str | None) -> tuple[str | None, str | None]:
 _SOURCES: tuple[tuple[TokenSource, Source], ...] = (("setting", _from_setting), ("env", _from_env))
 
 
-def resolve_token(setting: str | None, *, auth_disabled: bool = False) -> ResolvedToken:
-    """Pick the token in the documented order; a refused source adds a warning and the next one is tried."""
+def resolve_token(
+    setting: str | None,
+    *,
+    auth_disabled: bool = False,
+    store: Callable[[str], None] | None = None,
+) -> ResolvedToken:
+    """Pick the token in the documented order; a refused source adds a warning and the next one is tried.
+    ``store`` (the opt-in stable token) keeps a newly generated token for the next start; if storing
+    fails the token still works for this start, with a warning."""
     if auth_disabled:
         return ResolvedToken(None, "disabled")
     warnings: list[str] = []
@@ -63,7 +70,21 @@ def resolve_token(setting: str | None, *, auth_disabled: bool = False) -> Resolv
             return ResolvedToken(token, name, tuple(warnings))
         if refused:
             warnings.append(refused)
-    return ResolvedToken(secrets.token_urlsafe(32), "random", tuple(warnings))
+    fresh = secrets.token_urlsafe(32)
+    if store is not None:
+        try:
+            store(fresh)
+            return ResolvedToken(fresh, "stored", tuple(warnings))
+        except Exception as exc:  # a read-only settings file: this start still gets a token
+            warnings.append(f"could not store a stable token ({exc}); a random one is used this start")
+    return ResolvedToken(fresh, "random", tuple(warnings))
+
+
+def store_stable_token(token: str) -> None:
+    """Keep ``token`` as ``[mcp] token`` in the user's settings file (comments and other keys stay)."""
+    from coreai.settings_writer import update_settings
+
+    update_settings({"mcp": {"token": token}})
 
 
 def announce(text: str, stream: TextIO | None = None) -> None:
@@ -77,24 +98,16 @@ def announce(text: str, stream: TextIO | None = None) -> None:
 
 
 def connect_instructions(url: str, token: str | None, name: str = "arena") -> str:
-    """Multi-line text: the endpoint and token, then Claude Code / Codex / opencode snippets."""
-    header = f"Bearer {token}" if token else None
+    """Multi-line text: the endpoint and token, then a snippet for each client (``arena mcp-config <client>``
+    prints one of them alone)."""
+    from coreai.mcp.client_configs import CLIENTS, TITLES, WHERE, client_config
+
     lines = [f"MCP server listening on {url}"]
-    if header is None:
+    if token is None:
         lines.append("AUTH DISABLED (auth_disabled=True): any local process can drive the game")
     else:
         lines.append(f"Auth token: {token}")
-    claude = f"claude mcp add --transport http {name} {url}"
-    if header:
-        claude += f' --header "Authorization: {header}"'
-    lines += ["", "Claude Code:", f"  {claude}", "", "Codex (~/.codex/config.toml):"]
-    lines.append(f"  [mcp_servers.{name}]")
-    lines.append(f'  url = "{url}"')
-    if header:
-        lines.append(f'  http_headers = {{ "Authorization" = "{header}" }}')
-    remote: dict[str, object] = {"type": "remote", "url": url, "enabled": True, "oauth": False}
-    if header:
-        remote["headers"] = {"Authorization": header}
-    opencode = json.dumps({"mcp": {name: remote}}, indent=2)
-    lines += ["", "opencode (opencode.json):", *("  " + ln for ln in opencode.splitlines())]
+    for client in CLIENTS:
+        snippet = client_config(client, url, token, name)
+        lines += ["", f"{TITLES[client]} ({WHERE[client]}):", *("  " + ln for ln in snippet.splitlines())]
     return "\n".join(lines)

@@ -18,6 +18,7 @@ from typing import cast
 SUBCOMMANDS: dict[str, str] = {
     "ask": "game.cli.ask",
     "paths": "game.cli.paths",
+    "mcp-config": "game.cli.mcp_config",
 }
 
 

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import json
 import socket
-import tomllib
 
 import pytest
 from loguru import logger
@@ -13,6 +11,7 @@ from pydantic import ValidationError
 from coreai.errors import McpError, SettingsError
 from coreai.mainloop import MainLoopQueue
 from coreai.mcp import McpServerThread, McpServices, McpSettings, SkillLibrary
+from coreai.mcp.client_configs import CLIENTS, client_config
 from coreai.mcp.token import ENV_TOKEN, connect_instructions, resolve_token
 from coreai.world import CoreAiBindings
 
@@ -57,17 +56,10 @@ def test_token_setting_must_be_long() -> None:
 def test_connect_instructions_are_ready_to_paste() -> None:
     url, token = "http://127.0.0.1:8590/mcp", "tok-0123456789abcdef"
     text = connect_instructions(url, token)
-    claude = f'claude mcp add --transport http arena {url} --header "Authorization: Bearer {token}"'
-    assert claude in text
-    codex = text.split("Codex (~/.codex/config.toml):\n", 1)[1].split("\n\n", 1)[0]
-    parsed = tomllib.loads("\n".join(line.strip() for line in codex.splitlines()))
-    assert parsed["mcp_servers"]["arena"] == {
-        "url": url,
-        "http_headers": {"Authorization": f"Bearer {token}"},
-    }
-    opencode = json.loads(text.split("opencode (opencode.json):\n", 1)[1])
-    assert opencode["mcp"]["arena"]["url"] == url
-    assert opencode["mcp"]["arena"]["headers"] == {"Authorization": f"Bearer {token}"}
+    for client in CLIENTS:
+        snippet = client_config(client, url, token)
+        assert "\n".join("  " + ln for ln in snippet.splitlines()) in text, client
+    assert f"Auth token: {token}" in text
     assert "AUTH DISABLED" in connect_instructions(url, None)
 
 
