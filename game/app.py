@@ -36,7 +36,8 @@ from game.bot import Bot
 from game.headless import RunSummary, summarize
 from game.options import LaunchOptions
 from game.render import palette
-from game.render.overlays import HelpOverlay, Overlay, OverlayStack, Toasts
+from game.render.overlays import HelpOverlay, Overlay, OverlayStack
+from game.render.toasts import Toasts
 from game.saves import HighScore, SaveStore
 from game.sim.config import SCREEN_H, SCREEN_W
 from game.sim.prefabs import PrefabRegistry
@@ -102,6 +103,9 @@ class GameApp:
         self.after_upgrade: Callable[[], bool] | None = None
         # The game-over screen's run analysis (the AI wiring sets it; None: no analysis panel).
         self.run_analysis: Callable[[RunSummary], RunAnalysisView] | None = None
+        # [game] pause_on_overlay: a visible modal panel (console, F7, help, chat, options) holds the arena.
+        # The AI panels set it from the settings file; the options screen may flip it live.
+        self.pause_on_overlay = True
         self._bind_hotkeys()
 
     # ------------------------------------------------------------------ public API for other parts
@@ -120,6 +124,10 @@ class GameApp:
                 key, description or type(panel).__name__, lambda: self.overlays.toggle(panel)
             )
         return panel
+
+    def holding_overlay(self) -> Overlay | None:
+        """The modal panel that holds the arena now (None: the game runs). See ``game.render.overlays``."""
+        return self.overlays.modal() if self.pause_on_overlay else None
 
     @property
     def demo_badge(self) -> str:

@@ -297,7 +297,10 @@ def test_f9_programmer_demo_fails_repairs_and_spawns_eight_grunts(game: tuple[Ga
     app.arena.tick_hooks.append(collect)
     press(app, K.F9)
     assert any("writing Lua for 'spawn a ring of 8 grunts" in t for t, _ in toasts)
+    frames(app, 1)
+    assert panels.console.visible and app.arena.held_by == "console"  # F9 shows its progress there
     wait_for(app, lambda: panels.programmer.finished >= 1)
+    press(app, K.ESCAPE)  # the game held while the console was open; the spawns tick in now
     frames(app, 2)
     texts = panels.console.texts()
     toast_texts = [t for t, _ in toasts]
@@ -341,12 +344,15 @@ def test_f7_mods_panel_toggles_reloads_and_shows_quarantine(human_game: tuple[Ga
     assert mods.get_status(first.name).enabled is was
     press(app, K.DOWN)
     assert panels.mods.selected == 1
-    send(app, "on_key_press", K.W, 0)  # not a panel key: the game gets it
-    assert K.W in app.arena.input.held
+    frames(app, 1)
+    send(app, "on_key_press", K.W, 0)  # not a panel key, but the panel holds the game: the ship stays put
+    assert K.W not in app.arena.input.held and app.arena.held_by == "mods panel"
     send(app, "on_key_release", K.W, 0)
-    # a mod that errors on every tick is quarantined, and the panel says so
+    # a mod that errors on every tick is quarantined (once the game runs again), and the panel says so
     mods.import_mod(CRASHY)
+    press(app, K.F7)
     wait_for(app, lambda: mods.get_status("crashy").state is ModState.QUARANTINED, 10.0)
+    press(app, K.F7)
     panels.mods.refresh(force=True)
     panels.mods.selected = [r.name for r in panels.mods.rows].index("crashy")
     panels.mods.refresh(force=True)  # the selected mod's log lines

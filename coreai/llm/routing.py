@@ -54,7 +54,8 @@ class RoutingClient:
                 )
             previous = self._routes.get(role, self.default)
             self._routes[role] = name
-        _log.info("role {} rerouted {} -> {}", role, previous, name)
+        if previous != name:
+            _log.info("role {} rerouted {} -> {}", role, previous, name)
 
     def routes(self) -> dict[str, str]:
         with self._lock:

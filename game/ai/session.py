@@ -124,9 +124,14 @@ class AiSession:
             return Settings()
 
     def _loading(self, fraction: float, stage: str) -> None:
-        """Model loading progress (from the model's loader thread) as on-screen notices."""
+        """Model loading progress (from the model's loader thread): the detail to the log and console (kind
+        "dev"), and a player-worded notice when loading starts and when the model is ready."""
         if fraction <= 0.0 or fraction >= 1.0 or stage.startswith("loading"):
-            self.notify("good" if fraction >= 1.0 else "info", f"local model: {stage}")
+            self.notify("dev", f"local model: {stage}")
+        if fraction <= 0.0:
+            self.notify("info", "Loading the AI model...")
+        elif fraction >= 1.0:
+            self.notify("good", "AI model ready")
 
     def notify(self, kind: str, text: str) -> None:
         with self._notice_lock:

@@ -127,6 +127,7 @@ class Director:
         if name == self._mode:
             return
         self._mode = name
+        self.last_error = ""  # an error belongs to the mode that made it: F10 must not show it after a switch
         if self._pending is not None:
             self._drop_pending("mode switch")
         self._urgent = True

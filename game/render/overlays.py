@@ -1,17 +1,20 @@
-"""Screen-space layers drawn above the HUD: panels toggled by hotkeys (help now; director, mods and console
-later), and toasts (short notices from the announcer, mods and the game).
+"""Screen-space layers drawn above the HUD: panels toggled by hotkeys (help, director, mods, console...).
+Toasts live in ``game.render.toasts``.
 
 A panel is any object with ``visible: bool`` and ``draw(width, height)``; it may also define
 ``on_key(symbol, modifiers) -> bool`` and ``on_text(text) -> bool`` to take keyboard input while visible
-(return True to consume the key). ``show_toast`` is safe to call from any thread: text objects are only
-created on the main thread when the toast is drawn.
+(return True to consume the key).
+
+Modal panels: a panel with ``modal = True`` (a class or instance attribute) holds the arena while it is
+visible, when ``[game] pause_on_overlay`` is on (``GameApp.pause_on_overlay``): the simulation, effects and
+camera stop, frame hooks keep running (agents' answers still land), and the HUD says what holds the game.
+``modal_name`` (optional) names the panel in that line ("console"). ``OverlayStack.modal()`` returns the
+topmost visible modal panel. The console, F7, F1 help (and the chat panel and options screen) are modal;
+the F10 director panel is not (it is a docked live view, see ``docked``).
 """
 
 from __future__ import annotations
 
-import threading
-from collections import deque
-from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
 import arcade
@@ -55,6 +58,13 @@ class OverlayStack:
     def any_visible(self) -> bool:
         return any(o.visible for o in self.items)
 
+    def modal(self) -> Overlay | None:
+        """The topmost visible panel that declares ``modal = True`` (None if there is none)."""
+        for o in reversed(self.items):
+            if o.visible and getattr(o, "modal", False):
+                return o
+        return None
+
     def draw(self, width: float, height: float) -> None:
         for o in self.items:
             if not o.visible:
@@ -88,6 +98,8 @@ class HelpOverlay:
 
     COLUMN_W = 560.0
     GROUP_GAP, ROW = 34.0, 25.0
+    modal = True
+    modal_name = "help"
 
     def __init__(self, registry: HotkeyRegistry) -> None:
         self.registry = registry
@@ -165,66 +177,3 @@ class HelpOverlay:
             self.visible = False
             return True
         return False
-
-
-@dataclass
-class _Toast:
-    text: str
-    seconds: float
-    color: Color
-    label: ShadowLabel | None = None
-    age: float = 0.0
-
-
-class Toasts:
-    """Short notices stacked under the HUD's top bar; the newest is at the top, at most ``MAX_SHOWN``."""
-
-    MAX_SHOWN = 5
-
-    def __init__(self) -> None:
-        self._incoming: deque[_Toast] = deque(maxlen=64)
-        self._lock = threading.Lock()
-        self.active: list[_Toast] = []
-
-    def show(self, text: str, seconds: float = 3.0, color: Color = palette.TEXT) -> None:
-        """Queue a notice; callable from any thread."""
-        with self._lock:
-            self._incoming.append(_Toast(str(text)[:160], max(0.3, float(seconds)), color))
-
-    def update(self, dt: float) -> None:
-        with self._lock:
-            incoming = list(self._incoming)
-            self._incoming.clear()
-        for t in incoming:
-            t.label = ShadowLabel(
-                t.text, 0, 0, font_size=14, anchor_x="center", color=t.color, font_name=palette.FONT_NARROW
-            )
-            self.active.insert(0, t)
-        for t in self.active:
-            t.age += dt
-        self.active = [t for t in self.active if t.age < t.seconds][: self.MAX_SHOWN * 2]
-
-    @property
-    def texts(self) -> list[str]:
-        """What is on screen (or queued) now, newest first."""
-        with self._lock:
-            queued = [t.text for t in reversed(self._incoming)]
-        return queued + [t.text for t in self.active]
-
-    def draw(self, width: float, height: float) -> None:
-        y = height - 170
-        for t in self.active[: self.MAX_SHOWN]:
-            if t.label is None:
-                continue
-            fade = min(1.0, t.age / 0.15, (t.seconds - t.age) / 0.4)
-            a = int(255 * max(0.0, fade))
-            c = t.color
-            t.label.text.color = Color(c[0], c[1], c[2], a)
-            t.label.shadow.text.color = Color(0, 0, 0, int(a * 0.8))
-            t.label.move(width / 2, y)
-            w = t.label.text.content_width + 28
-            arcade.draw_lbwh_rectangle_filled(
-                width / 2 - w / 2, y - 8, w, 28, Color(10, 12, 20, int(a * 0.6))
-            )
-            t.label.draw()
-            y -= 34

@@ -4,11 +4,13 @@ world through the following camera with the HUD on top.
 Extension points (all called on the main thread):
 
 - ``frame_hooks``: ``Callable[[World, float], None]`` run once per frame after the simulation stepped, while
-  a run is live and not paused (the upgrade pick included); the AI core's command drain and the Lua mod tick
-  go here.
+  a run is live and not paused (the upgrade pick included, and while a modal panel holds the arena); the AI
+  core's command drain and the Lua mod tick go here.
 - ``tick_hooks``: ``Callable[[World, list[Event]], None]`` run after every simulation tick with that tick's
   events (the director samples telemetry here; mods get their hook calls from it).
-- ``pause_hooks``: ``Callable[[bool], None]`` told when the run is paused or resumed.
+- ``pause_hooks``: ``Callable[[bool], None]`` told when the run is paused or resumed (P / Esc).
+- ``held``: a modal panel (console, F7, help, chat, options; ``GameApp.holding_overlay``) holds the arena:
+  the simulation, effects and camera stop, frame hooks keep running, the HUD says "PAUSED - console open".
 - ``run_start_hooks``: ``Callable[[World], None]`` run when a new World starts (first run and every restart).
 - ``activity_source``: ``Callable[[], str]`` for the HUD's agent-activity line.
 - panels and toasts live on the app (``app.add_panel``, ``app.show_toast``).
@@ -74,6 +76,10 @@ class ArenaView(AppView):
         self._acc = 0.0
         self._death_timer: float | None = None
         self._hook_errors: dict[int, float] = {}
+        self.held_by = ""  # the modal panel holding the arena this frame ("" when none)
+        self._held_label = ShadowLabel(
+            "", 0, 0, font_size=13, anchor_x="center", bold=True, color=palette.ACCENT
+        )
         self._pause_title = ShadowLabel(
             "PAUSED",
             0,
@@ -200,11 +206,25 @@ class ArenaView(AppView):
                 self.app.show_toast(f"{name} failed: {exc}", 4.0, palette.WARN)
 
     # ------------------------------------------------------------------ frame
+    def update_held(self) -> bool:
+        """Whether a modal panel holds the arena this frame (sets ``held_by``; clears held keys on entry)."""
+        overlay = self.app.holding_overlay()
+        name = "" if overlay is None else str(getattr(overlay, "modal_name", type(overlay).__name__))
+        if name and not self.held_by:
+            self.input.clear()  # keys held when the panel opened must not keep the ship moving afterwards
+        self.held_by = name
+        return bool(name)
+
     def update_content(self, dt: float) -> None:
         world = self.world
         if world is None or self.scene is None or self.hud is None:
             return
         if self.paused:
+            return
+        if self.update_held():
+            self._acc = 0.0
+            if world.phase != "dead":
+                self.run_frame_hooks(dt)  # answers and notices keep arriving while the game is held
             return
         self.step_sim(dt)
         self.wall_s = time.perf_counter() - self.wall_started
@@ -264,6 +284,10 @@ class ArenaView(AppView):
 
     def draw_content(self) -> None:
         self.draw_world()
+        if self.held_by and not self.paused:
+            self._held_label.set(f"PAUSED  -  {self.held_by} open")
+            self._held_label.move(self.window.width / 2, 52)
+            self._held_label.draw()
         if self.paused:
             w, h = self.window.width, self.window.height
             arcade.draw_lbwh_rectangle_filled(0, 0, w, h, Color(0, 0, 0, 140))
@@ -274,7 +298,7 @@ class ArenaView(AppView):
 
     # ------------------------------------------------------------------ input
     def handle_key(self, symbol: int, modifiers: int) -> bool:
-        if self.paused or self.bot is not None:
+        if self.paused or self.held_by or self.bot is not None:
             return False
         return self.input.press(symbol)
 

@@ -43,6 +43,12 @@ STRIPES: dict[str, Color] = {
 }
 
 
+def wave_title(wave: int, enemies_alive: int, picks: int) -> str:
+    """A wave ends on its timer: "CLEARED" only when no enemy is left, else "OVER" (the words stay true)."""
+    head = f"WAVE {wave} {'CLEARED' if enemies_alive == 0 else 'OVER'}"
+    return head if picks <= 1 else f"{head}  -  {picks} PICKS"
+
+
 @dataclass
 class Card:
     key: str
@@ -127,9 +133,7 @@ class UpgradeView(AppView):
         self.bot_choice = None
         if world is not None:
             picks = world.pending_picks
-            self.title.set(
-                f"WAVE {world.wave} CLEARED" if picks <= 1 else f"WAVE {world.wave} CLEARED  -  {picks} PICKS"
-            )
+            self.title.set(wave_title(world.wave, world.enemies.n, picks))
         self.subtitle.set("choose one upgrade:  1 / 2 / 3  or click")
 
     def card_rects(self) -> list[tuple[float, float, float, float]]:
@@ -177,6 +181,8 @@ class UpgradeView(AppView):
         if world.phase != "upgrade":
             self.app.resume_arena()
             return
+        if arena.update_held():
+            return  # a modal panel (console, F7, help...) holds the pick, the bot's included
         if list(world.choices) != self._choices:
             self._rebuild()
         arena.t += dt

@@ -1,6 +1,6 @@
 """The in-game AI and mod UI: the F10 live director panel, the F7 mods panel, the backtick console, the F9
 Programmer task, F6 director cycling, the HUD's agent-activity line, and toasts for the announcer and every
-other session notice.
+other session notice (a notice of kind "dev" goes to the log and the console only: players see player words).
 
 ``install(app, session)`` (called by ``game.ai.wiring.attach``) registers all of it on a ``GameApp`` and
 returns the ``AiPanels`` it built. Everything runs on the main thread; answers from agent worker threads are
@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from arcade.types import Color
+from loguru import logger
 
 from game import hotkeys as hk
 from game.director.panel import DirectorPanel
@@ -32,6 +33,8 @@ if TYPE_CHECKING:
     from game.sim.world import World
 
 __all__ = ["AiPanels", "install"]
+
+log = logger.bind(feature="ai-panels", trace_id=None)
 
 NOTICE_COLOURS: dict[str, Color] = {"info": palette.TEXT, "warn": palette.WARN, "good": palette.GOOD}
 NOTICE_SECONDS: dict[str, float] = {"info": 3.0, "warn": 5.0, "good": 4.0}
@@ -55,6 +58,10 @@ class AiPanels:
         """Run worker hand-offs and turn session notices into toasts (and console lines). Main thread."""
         self.inbox.drain()
         for kind, text in self.session.pop_notices():
+            if kind == "dev":  # developer detail (load times, routing): the log and the console, not a toast
+                log.info("{}", text)
+                self.console.model.append(text, "info")
+                continue
             shown = (
                 f"\u201c{text}\u201d"
                 if kind == "good" and text == self.session.director.last_announcer
@@ -85,6 +92,12 @@ class AiPanels:
         world = self.app.arena.world
         return None if world is None else self.session.director.panel(world)
 
+    def programmer_task(self) -> None:
+        """F9: start the Programmer and open the console, where its progress shows (the game holds there)."""
+        self.programmer.on_hotkey()
+        if not self.console.visible:
+            self.console.toggle()
+
     def open_console(self) -> None:
         self.app.arena.input.clear()  # keys held when the console opens must not keep the ship moving
 
@@ -105,6 +118,7 @@ def install(app: GameApp, session: AiSession) -> AiPanels:
         programmer=programmer,
     )
     panels.console.on_open = panels.open_console
+    app.pause_on_overlay = session.settings.game.pause_on_overlay
     app.add_panel(panels.director, hk.DIRECTOR_PANEL, "Director panel (live)")
     app.add_panel(panels.mods)
     app.add_panel(panels.console)
@@ -112,7 +126,7 @@ def install(app: GameApp, session: AiSession) -> AiPanels:
     reg = app.hotkeys
     reg.register(hk.MODS_PANEL, "Mods panel", lambda: _toggle_mods(panels))
     reg.register(hk.CONSOLE, "Console (Lua, /ask, /help)", panels.console.toggle)
-    reg.register(hk.PROGRAMMER_TASK, "Programmer task (writes and runs Lua)", programmer.on_hotkey)
+    reg.register(hk.PROGRAMMER_TASK, "Programmer task (opens the console, pauses)", panels.programmer_task)
     reg.register(hk.DIRECTOR_BACKEND, "Cycle director: static / rules / backends", panels.cycle_director)
     app.arena.frame_hooks.append(panels.frame_hook)
     app.arena.activity_source = panels.activity_line

@@ -37,6 +37,9 @@ FUNCTION_KEYS = {getattr(arcade.key, f"F{i}") for i in range(1, 13)}
 
 
 class ConsoleOverlay:
+    modal = True  # holds the arena while open ([game] pause_on_overlay)
+    modal_name = "console"
+
     def __init__(self, model: ConsoleModel, on_open: Callable[[], None] | None = None) -> None:
         self.model = model
         self.on_open = on_open

@@ -44,6 +44,9 @@ def clip(text: str, n: int) -> str:
 
 
 class ModsPanel:
+    modal = True  # holds the arena while open ([game] pause_on_overlay)
+    modal_name = "mods panel"
+
     def __init__(self, mods: ModManager, toast: Toast) -> None:
         self.mods = mods
         self.toast = toast

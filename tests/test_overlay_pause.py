@@ -1,0 +1,147 @@
+"""Modal panels hold the arena ([game] pause_on_overlay): in a real window, with the real AI panels (console,
+F7, F9) and the help, the world does not step while one is open, keys typed there never move the player,
+and the HUD says why the game stands still."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import arcade
+import pytest
+import window_support as ws
+from window_support import force_upgrade, frames, press, render, start_arena
+
+from coreai.settings import Settings
+from game.ai.session import AiSession
+from game.ai.wiring import attach
+from game.app import GameApp
+from game.options import LaunchOptions
+from game.render.ai_panels.console import ConsoleOverlay
+
+pytestmark = pytest.mark.window
+
+window = ws.window
+make_app = ws.make_app
+K = arcade.key
+
+
+@pytest.fixture
+def session(saves_dir: Path) -> Iterator[AiSession]:
+    settings = Settings.model_validate({"llm": {"default_backend": "stub", "backends": {}}})
+    s = AiSession(LaunchOptions(), settings=settings, configure_logs=False)
+    yield s
+    s.close()
+
+
+def ai_game(make: Callable[..., GameApp], session: AiSession) -> GameApp:
+    app = make(seed=3)
+    attach(app, session)
+    app.new_run()
+    frames(app, 2)
+    return app
+
+
+def held_ticks(app: GameApp, n: int = 20) -> int:
+    """How many ticks the world advanced over ``n`` frames (drawing each, like the window does)."""
+    world = app.world
+    assert world is not None
+    before = world.tick
+    for _ in range(n):
+        frames(app, 1)
+        render(app)
+    return world.tick - before
+
+
+@pytest.mark.parametrize(("key", "name"), [(K.GRAVE, "console"), (K.F7, "mods panel"), (K.F1, "help")])
+def test_a_modal_panel_holds_the_world_until_it_closes(
+    make_app: Callable[..., GameApp], session: AiSession, key: int, name: str
+) -> None:
+    app = ai_game(make_app, session)
+    calls: list[float] = []
+    app.arena.frame_hooks.append(lambda w, dt: calls.append(dt))
+    assert held_ticks(app, 5) == 5
+    press(app, key)
+    assert app.holding_overlay() is not None
+    assert held_ticks(app) == 0
+    assert app.arena.held_by == name
+    assert len(calls) == 25  # frame hooks still run: agents' answers land while the game is held
+    press(app, K.ESCAPE)  # every modal panel closes on Esc, and Esc does not also pause the game
+    assert app.holding_overlay() is None and not app.arena.paused
+    assert held_ticks(app, 3) == 3
+
+
+def test_typing_wasd_in_the_console_never_moves_the_player_or_the_clock(
+    make_app: Callable[..., GameApp], session: AiSession
+) -> None:
+    app = ai_game(make_app, session)
+    world = app.world
+    assert world is not None
+    ws.send(app, "on_key_press", K.D, 0)  # the player holds D, then opens the console
+    press(app, K.GRAVE)
+    start = (world.player.x, world.player.y, world.time)
+    for ch in "wasd":
+        ws.send(app, "on_key_press", ord(ch), 0)
+        ws.send(app, "on_text", ch)
+    assert held_ticks(app, 30) == 0
+    assert (world.player.x, world.player.y, world.time) == start
+    press(app, K.GRAVE)
+    frames(app, 10)
+    assert world.player.x == pytest.approx(start[0], abs=1e-6)  # the D held before was released on open
+
+
+def test_f9_opens_the_console_and_the_game_holds_while_the_programmer_works(
+    make_app: Callable[..., GameApp], session: AiSession
+) -> None:
+    app = ai_game(make_app, session)
+    press(app, K.F9)
+    console = next(o for o in app.overlays.items if isinstance(o, ConsoleOverlay))
+    assert console.visible
+    assert held_ticks(app, 10) == 0
+    assert app.arena.held_by == "console"
+    assert any("writing Lua" in t for t in console.texts())
+
+
+def test_the_hud_says_what_holds_the_game(make_app: Callable[..., GameApp]) -> None:
+    app = start_arena(make_app)
+    press(app, K.F1)
+    frames(app, 1)
+    render(app)
+    assert app.arena.held_by == "help"
+    assert app.arena._held_label.value == "PAUSED  -  help open"
+
+
+def test_the_setting_off_lets_the_game_run_under_a_panel(make_app: Callable[..., GameApp]) -> None:
+    app = start_arena(make_app)
+    app.pause_on_overlay = False
+    press(app, K.F1)
+    assert app.help.visible and held_ticks(app, 4) == 4
+
+
+def test_the_setting_is_read_from_the_settings_file(
+    make_app: Callable[..., GameApp], saves_dir: Path
+) -> None:
+    settings = Settings.model_validate(
+        {"game": {"pause_on_overlay": False}, "llm": {"default_backend": "stub", "backends": {}}}
+    )
+    s = AiSession(LaunchOptions(), settings=settings, configure_logs=False)
+    try:
+        app = ai_game(make_app, s)
+        assert app.pause_on_overlay is False
+        press(app, K.GRAVE)
+        assert held_ticks(app, 3) == 3
+    finally:
+        s.close()
+
+
+def test_a_panel_also_holds_the_bot_during_the_upgrade_pick(make_app: Callable[..., GameApp]) -> None:
+    app = start_arena(make_app, bot="strong")
+    force_upgrade(app)
+    world = app.world
+    assert world is not None and world.phase == "upgrade"
+    press(app, K.F1)
+    frames(app, 200)  # far past the bot's pick delay
+    assert world.phase == "upgrade"
+    press(app, K.ESCAPE)
+    frames(app, 200)
+    assert world.phase == "playing"
