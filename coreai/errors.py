@@ -9,6 +9,7 @@ Every error the AI core, the Lua sandbox, the MCP server or the game's persisten
     CoreAIError                      base; .trace_id (may be None)
     ├── SettingsError                a bad settings value; .key names it
     ├── LlmError                     a backend failure; .code (LlmErrorCode), .backend, .retryable
+    │   └── ContextOverflow          the request does not fit the model's window; .prompt_tokens, .n_ctx
     ├── ToolError                    a tool call failed; .tool, .call_id
     │   └── ToolArgumentError        arguments did not validate against the tool's model
     ├── CommandRejected              a main-loop command was refused; .command, .reason
@@ -65,6 +66,7 @@ class LlmErrorCode(StrEnum):
     EMPTY_RESPONSE = "empty_response"
     MALFORMED_OUTPUT = "malformed_output"
     CANCELLED = "cancelled"
+    CONTEXT_OVERFLOW = "context_overflow"  # the prompt (plus the reply's max_tokens) does not fit n_ctx
 
     @property
     def retryable(self) -> bool:
@@ -82,6 +84,30 @@ class LlmError(CoreAIError):
     @property
     def retryable(self) -> bool:
         return self.code.retryable
+
+
+class ContextOverflow(LlmError):
+    """The prompt plus the reply's ``max_tokens`` exceeds the model's context window."""
+
+    def __init__(
+        self,
+        prompt_tokens: int,
+        n_ctx: int,
+        *,
+        max_tokens: int = 0,
+        backend: str = "?",
+        trace_id: str | None = None,
+    ) -> None:
+        want = f"{prompt_tokens} prompt tokens" + (f" + {max_tokens} reply tokens" if max_tokens else "")
+        super().__init__(
+            LlmErrorCode.CONTEXT_OVERFLOW,
+            f"{want} exceed the context window of {n_ctx}",
+            backend=backend,
+            trace_id=trace_id,
+        )
+        self.prompt_tokens = prompt_tokens
+        self.max_tokens = max_tokens
+        self.n_ctx = n_ctx
 
 
 class ToolError(CoreAIError):

@@ -16,6 +16,7 @@ roles' states in a ``LlamaRAMCache``.
 from __future__ import annotations
 
 import queue
+import re
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -25,11 +26,12 @@ from typing import Any
 
 from loguru import logger
 
-from coreai.errors import LlmError, LlmErrorCode
+from coreai.errors import ContextOverflow, LlmError, LlmErrorCode
 from coreai.llm import guard
 from coreai.llm.config import LocalLlmConfig
 from coreai.llm.health import require_model_file
 from coreai.llm.local_run import Event, LocalJob, RunCost, generate
+from coreai.llm.local_tokens import TokenCounter
 from coreai.llm.replies import parse_structured
 from coreai.llm.types import LlmChunk, LlmRequest, LlmResult
 
@@ -39,6 +41,7 @@ ProgressCallback = Callable[[float, str], None]
 _MAX_QUEUED = 64
 _CANCEL_GRACE_S = 5.0  # how long a cancelled caller waits for the owner thread to stop between tokens
 _POLL_S = 0.05
+_OVERFLOW = re.compile(r"Requested tokens \((\d+)\) exceed context window of (\d+)")
 
 
 @dataclass(frozen=True)
@@ -69,7 +72,8 @@ class LocalLlmClient:
         self.name = name
         self.config = config
         self.model = Path(config.model_path).stem
-        self._cache_bytes = prompt_cache_bytes
+        self._cache_bytes = prompt_cache_bytes or config.prompt_cache_mb * 1_000_000
+        self.tokens = TokenCounter(config.model_path)
         self._on_progress = on_progress
         self._jobs: queue.Queue[LocalJob | None] = queue.Queue(maxsize=_MAX_QUEUED)
         self._ready = threading.Event()
@@ -84,6 +88,11 @@ class LocalLlmClient:
         self._thread.start()
 
     # ---- public API -------------------------------------------------------------------------------------
+
+    @property
+    def n_ctx(self) -> int:
+        """The context window every request (prompt plus ``max_tokens``) must fit."""
+        return self.config.n_ctx
 
     @property
     def ready(self) -> bool:
@@ -278,6 +287,16 @@ class LocalLlmClient:
                     )
                 )
             except Exception as exc:  # llama.cpp refused the request (context overflow, bad grammar...)
+                if (m := _OVERFLOW.search(str(exc))) is not None:
+                    overflow = ContextOverflow(
+                        int(m.group(1)),
+                        int(m.group(2)),
+                        backend=self.name,
+                        trace_id=job.request.trace_id or None,
+                    )
+                    self._log.bind(trace_id=job.request.trace_id).error("{}", overflow)
+                    job.out.put(overflow)
+                    continue
                 self._log.bind(trace_id=job.request.trace_id).exception("local generation failed")
                 job.out.put(
                     self._error(

@@ -57,10 +57,14 @@ def prepare_prompt(request: LlmRequest, max_tokens_cap: int, backend: str) -> Pr
                 backend=backend,
                 trace_id=request.trace_id or None,
             )
-        note = (
-            f"Call the tool `{tool.name}` ({tool.description}). Reply with only its arguments, one JSON "
-            f"object following this schema:\n{json.dumps(tool.parameters, sort_keys=True)}"
-        )
+        note = f"Call the tool `{tool.name}` now. Reply with only its arguments: one JSON object"
+        if _shows_contract(messages, tool.name):  # the prefix lists it already: no second copy of the schema
+            note += " matching its schema above."
+        else:
+            note = (
+                f"Call the tool `{tool.name}` ({tool.description}). Reply with only its arguments, one JSON "
+                f"object following this schema:\n{json.dumps(tool.parameters, sort_keys=True)}"
+            )
         return PreparedPrompt(
             with_system_note(messages, note),
             _json_format(tool.parameters),
@@ -161,6 +165,12 @@ def finish_reply(
         )
     check_tool_calls((call,), prepared.tools, backend, trace_id)
     return LlmResult(content="", reasoning=reasoning, tool_calls=(call,), finish_reason="tool_calls")
+
+
+def _shows_contract(messages: list[dict[str, Any]], name: str) -> bool:
+    """The first system message holds the tool's contract (``coreai.prompts`` renders ``### <name>``)."""
+    first = messages[0] if messages else {}
+    return first.get("role") == "system" and f"### {name}\n" in str(first.get("content") or "")
 
 
 def _json_format(schema: dict[str, Any]) -> dict[str, Any]:

@@ -50,7 +50,8 @@ def offline_stub() -> StubLlmClient:
             return fixed if "lua_error" in last or "no ```lua" in last else mistake
         if request.role == "Merchant":
             return merchant_reply(request)  # get_inventory first, then the answer from the shelf
-        if request.role == "Creator" and any(t.name == "set_director_plan" for t in request.tools):
+        plan_tool = any(t.name == "set_director_plan" for t in request.tools)
+        if request.role in ("Creator", "Director") and plan_tool:
             if any(m.role == "tool" for m in request.messages):
                 return "Plan submitted: holding steady."
             plan = {

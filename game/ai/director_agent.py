@@ -1,11 +1,14 @@
-"""The director's LLM path: a ``PlanSource`` that asks the Creator role through the coreai orchestrator.
+"""The director's LLM path: a ``PlanSource`` that asks the ``Director`` role through the coreai orchestrator.
 
 Each request becomes an ``AiTaskRequest`` with cancellation scope ``director`` (latest wins: a newer
 request cancels the older running one), the situation as the request instructions, and only the
 ``set_director_plan`` tool, forced (a grammar on local models) and terminal (no summary turn after it).
-The tool checks the plan's shape so the model can correct itself within its round trips, and captures what
-it proposed; the director validates, clamps and applies the captured plan on the main thread, counting a
-rejection and keeping the previous plan. The model never touches the game directly.
+The ``Director`` role exists for this request alone: its byte-stable prefix (the director brief and the one
+tool's contract) is what the local model keeps evaluated between decisions, and it carries no world-state
+dump and no chat history: the situation (``game.ai.director_prompt``) is all it sees, fitted to the model's
+window. The tool captures what the model proposed; the director validates, clamps, guards and applies the
+captured plan on the main thread, counting a rejection and keeping the previous plan. The model never
+touches the game directly.
 """
 
 from __future__ import annotations
@@ -17,25 +20,30 @@ from collections.abc import Collection
 from concurrent.futures import Future
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from loguru import logger
+from pydantic import BaseModel, ConfigDict
 
 from coreai.errors import CoreAIError
-from coreai.paths import shipped
-from coreai.requests import AiTaskRequest
+from coreai.llm.local_prompt import prepare_prompt
+from coreai.llm.types import LlmRequest
+from coreai.requests import AiTaskRequest, new_trace_id
+from coreai.roles import RoleConfig
 from coreai.runtime import CoreAiRuntime
-from coreai.tools.base import Tool, ToolContext
+from coreai.tools.base import Tool, ToolContext, canonical_order
+from game.ai.director_prompt import FittedRequest, fit_situation, offered_events, tool_schema
 from game.director.knobs import tool_summary
-from game.director.plan import TOOL_NAME, DirectorPlan, plan_json_schema
+from game.director.plan import TOOL_NAME
 from game.director.source import PlanReply, PlanRequest
 
 SCOPE = "director"
+ROLE = "Director"
+HINT = "Decide the next director plan and submit it with set_director_plan."
+MAX_TOKENS = 160  # the longest plan the grammar allows fits in this (see tests/llm/test_director_fit.py)
+MIN_DEADLINE_S = 6.0  # a decision may always take this long before it is superseded
+MAX_DEADLINE_S = 25.0  # ...and never longer (the director asks again every 10 s)
+DEADLINE_FACTOR = 2.5  # the deadline is this many times the source's typical latency
 
-
-def _brief() -> str:
-    try:
-        return shipped("prompts", "skills", "director.md").read_text(encoding="utf-8")
-    except OSError:
-        return ""
+_log = logger.bind(feature="director")
 
 
 class PlanCapture:
@@ -57,13 +65,17 @@ class PlanCapture:
 def install_director_tools(
     runtime: CoreAiRuntime, prefabs: Collection[str], events: Collection[str], capture: PlanCapture
 ) -> None:
-    """Give the Creator role the plan tool, and the director brief as its stable (cached) builder prompt."""
-    runtime.orchestrator.add_tool(plan_tool(prefabs, events, capture), roles=("Creator",))
-    runtime.orchestrator.set_extra_prompt("Creator", _brief())
+    """Give the ``Director`` role its one tool. Its brief is ``prompts/roles/Director.md``; the full reference
+    ``prompts/skills/director.md`` is for MCP clients (too long for a small model's window).
+
+    Call again when the event list changes (a mod offered one): the tool's grammar names the events."""
+    orch = runtime.orchestrator
+    orch.roles[ROLE] = RoleConfig(ROLE, max_tokens=MAX_TOKENS, temperature=0.2)
+    orch.add_tool(plan_tool(prefabs, offered_events(events), capture), roles=(ROLE,))
 
 
 def plan_tool(prefabs: Collection[str], events: Collection[str], capture: PlanCapture) -> Tool:
-    schema = plan_json_schema(prefabs, events)
+    schema = tool_schema(prefabs, events)
 
     class PlanArgs(BaseModel):
         """Lenient on purpose: a plan the director would reject still reaches it, to be counted."""
@@ -75,14 +87,9 @@ def plan_tool(prefabs: Collection[str], events: Collection[str], capture: PlanCa
             return json.loads(json.dumps(schema))
 
     def invoke(args: BaseModel, ctx: ToolContext) -> dict[str, Any]:
-        plan = dict(args.model_extra or {})
-        capture.put(ctx.trace_id, plan)
-        try:
-            DirectorPlan.model_validate(plan)
-        except ValidationError as exc:
-            first = exc.errors()[0]
-            where = ".".join(str(p) for p in first["loc"]) or "plan"
-            raise ValueError(f"plan rejected: {where}: {first['msg']}") from None
+        # No second round for a bad plan: the director validates it (and counts a rejection) at once, so a
+        # decision costs one model call, and the previous plan keeps running meanwhile.
+        capture.put(ctx.trace_id, dict(args.model_extra or {}))
         return {"received": True, "note": "the director validates and applies it on the next tick"}
 
     return Tool(
@@ -101,31 +108,116 @@ def plan_tool(prefabs: Collection[str], events: Collection[str], capture: PlanCa
 
 
 class AgentPlanSource:
-    """A director mode backed by one LLM backend (``local``, ``openai`` or the scripted ``stub``)."""
+    """A director mode backed by one LLM backend (``local``, ``openai``, a discovered server, or ``stub``)."""
 
     def __init__(self, runtime: CoreAiRuntime, backend: str, capture: PlanCapture) -> None:
         self.runtime = runtime
         self.backend = backend
         self.name = backend
         self.capture = capture
+        self.last_fit: FittedRequest | None = None
+        self._latency_s: float | None = None  # a running mean of answered requests (seconds)
+        self._prefix_cache: tuple[str, int] | None = None
+
+    # ---- what the model can do ----------------------------------------------------------------------------
+    def _client(self) -> Any:
+        return self.runtime.router.backends().get(self.backend)
+
+    @property
+    def n_ctx(self) -> int | None:
+        n = getattr(self._client(), "n_ctx", None)
+        return n if isinstance(n, int) else None
+
+    @property
+    def deadline_s(self) -> float:
+        """How long a decision may take before the director supersedes it (set from measured latency)."""
+        if self._latency_s is None:
+            return MAX_DEADLINE_S
+        return min(MAX_DEADLINE_S, max(MIN_DEADLINE_S, DEADLINE_FACTOR * self._latency_s))
+
+    @property
+    def prompt_line(self) -> str:
+        return self.last_fit.line() if self.last_fit is not None else ""
+
+    def observe_latency(self, seconds: float) -> None:
+        self._latency_s = seconds if self._latency_s is None else 0.7 * self._latency_s + 0.3 * seconds
+
+    # ---- the request --------------------------------------------------------------------------------------
+    def task(self, req: PlanRequest) -> AiTaskRequest:
+        """The task for ``req``, with the situation fitted to the model's window (logged per section)."""
+        fit = self.fit(req)
+        self.last_fit = fit
+        _log.bind(trace_id=req.trace_id).debug(
+            "director request tokens: prefix {} + tail {} + max_tokens {} = {} / n_ctx {}{}",
+            fit.prefix_tokens,
+            fit.tail_tokens,
+            fit.max_tokens,
+            fit.total_tokens,
+            fit.n_ctx or "?",
+            f" (trimmed: {fit.notes_dropped} notes, level {fit.level})" if fit.trimmed else "",
+        )
+        return AiTaskRequest(
+            role=ROLE,
+            hint=HINT,
+            priority=5,
+            cancellation_scope=SCOPE,
+            trace_id=req.trace_id,
+            allowed_tools=[TOOL_NAME],
+            force_tool=TOOL_NAME,
+            backend=self.backend,  # this request only: no role route changes
+            instructions=fit.instructions,
+        )
+
+    def fit(self, req: PlanRequest) -> FittedRequest:
+        n_ctx = self.n_ctx
+        counter = getattr(self._client(), "tokens", None)
+        if n_ctx is None or counter is None:
+            return fit_situation(
+                req.situation, n_ctx=None, max_tokens=MAX_TOKENS, prefix_tokens=0, tail_tokens=lambda t: 0
+            )
+        orch = self.runtime.orchestrator
+        prefix_text = self._prefix_text()
+        if self._prefix_cache is None or self._prefix_cache[0] != prefix_text:
+            count = counter.count_messages([{"role": "system", "content": prefix_text}])
+            self._prefix_cache = (prefix_text, count)
+        prefix_tokens = self._prefix_cache[1]
+
+        def tail_tokens(instructions: str) -> int:
+            prompt, _, _ = orch.compose(self._bare(instructions), "fit")
+            tail = [{"role": m.role, "content": m.content} for m in prompt.messages[1:]]
+            return counter.count_messages(tail)
+
+        return fit_situation(
+            req.situation,
+            n_ctx=n_ctx,
+            max_tokens=MAX_TOKENS,
+            prefix_tokens=prefix_tokens,
+            tail_tokens=tail_tokens,
+        )
+
+    def _bare(self, instructions: str) -> AiTaskRequest:
+        return AiTaskRequest(
+            role=ROLE,
+            hint=HINT,
+            allowed_tools=[TOOL_NAME],
+            force_tool=TOOL_NAME,
+            backend=self.backend,
+            instructions=instructions,
+        )
+
+    def _prefix_text(self) -> str:
+        """The first system message as the local backend sends it (the forced tool's note included)."""
+        orch = self.runtime.orchestrator
+        prompt, tools, _ = orch.compose(self._bare(""), "fit")
+        specs = tuple(t.spec() for t in canonical_order(tools.values()))
+        llm_req = LlmRequest(prompt.messages[:1], role=ROLE, tools=specs, tool_choice=TOOL_NAME)
+        return str(prepare_prompt(llm_req, MAX_TOKENS, self.backend).messages[0]["content"])
 
     def request(self, req: PlanRequest) -> Future[PlanReply]:
         future: Future[PlanReply] = Future()
         started = time.perf_counter()
         try:
-            handle = self.runtime.submit(
-                AiTaskRequest(
-                    role="Creator",
-                    hint="Decide the next director plan and submit it with set_director_plan.",
-                    priority=5,
-                    cancellation_scope=SCOPE,
-                    trace_id=req.trace_id,
-                    allowed_tools=[TOOL_NAME],
-                    force_tool=TOOL_NAME,
-                    backend=self.backend,  # this request only: the player's Creator route stays
-                    instructions="Situation (JSON):\n" + req.situation.model_dump_json(),
-                )
-            )
+            handle = self.runtime.submit(self.task(req))
         except CoreAIError as exc:
             future.set_exception(exc)
             return future
@@ -133,25 +225,22 @@ class AgentPlanSource:
         def done(h: Any) -> None:
             if future.cancelled():
                 return
+            latency = time.perf_counter() - started
             try:
                 result = h.result(0)
             except BaseException as exc:  # cancelled or failed: the director counts it, keeps its plan
                 proposed = self.capture.pop(req.trace_id)
                 if proposed is not None and not h.cancel_event.is_set():
-                    # the model kept proposing a plan the tool refused: let the director judge (and count)
-                    # the last one as a rejection rather than a backend failure
-                    latency = time.perf_counter() - started
                     future.set_result(
                         PlanReply(json.dumps(proposed), proposed, self.backend, latency, req.trace_id)
                     )
                 else:
                     future.set_exception(exc)
                 return
+            self.observe_latency(latency)
             plan = self.capture.pop(req.trace_id)
             raw = json.dumps(plan) if plan is not None else result.content
-            future.set_result(
-                PlanReply(raw, plan, result.backend, time.perf_counter() - started, req.trace_id)
-            )
+            future.set_result(PlanReply(raw, plan, result.backend, latency, req.trace_id))
 
         handle.add_done_callback(done)
         original_cancel = future.cancel
@@ -162,3 +251,14 @@ class AgentPlanSource:
 
         future.cancel = cancel  # type: ignore[method-assign]
         return future
+
+
+def warm_request(source: AgentPlanSource, req: PlanRequest) -> float:
+    """Run one real decision for ``req`` and wait for it (startup warm-up: the prefix gets evaluated and
+    cached, and the latency seeds the deadline). Returns the seconds it took; never raises."""
+    t0 = time.perf_counter()
+    try:
+        source.request(req.model_copy(update={"trace_id": new_trace_id()})).result(timeout=300)
+    except Exception as exc:
+        _log.warning("director warm-up on {} failed: {}", source.backend, exc)
+    return time.perf_counter() - t0

@@ -22,6 +22,7 @@ from typing import Any
 from loguru import logger
 
 from coreai.errors import SettingsError, ToolArgumentError
+from game.director import guard
 from game.director.events import EventRegistry
 from game.director.intensity import IntensityTracker
 from game.director.memory import DirectorMemory
@@ -93,6 +94,7 @@ class Director:
             raise SettingsError("director.mode", f"unknown mode '{mode}'; known: {', '.join(self.modes())}")
         self._mode = mode
         self.accepted = self.rejected = self.failed = self.superseded = self.event_errors = 0
+        self.overridden = 0  # accepted plans the guard replaced (counted in accepted too)
         self.last_plan: DirectorPlan | None = None
         self.last_reason = ""
         self.last_clamped: tuple[str, ...] = ()
@@ -227,7 +229,13 @@ class Director:
 
     def _poll(self, world: World) -> None:
         p = self._pending
-        if p is None or not p.future.done():
+        if p is None:
+            return
+        if not p.future.done():
+            # a source may say how long a decision of its own may take (set from its measured latency)
+            limit = getattr(self._sources.get(p.source), "deadline_s", None)
+            if isinstance(limit, (int, float)) and world.time - p.asked_at > limit:
+                self._drop_pending(f"its {limit:.1f}s deadline passing")
             return
         try:
             reply = p.future.result(timeout=0)
@@ -276,6 +284,16 @@ class Director:
                 event_not_ready=lambda name: self.events.not_ready(name, world),
                 trace_id=trace,
             )
+            verdict = None if reply.backend == RulesSource.name else guard.check(req.situation, vp.plan)
+            if verdict is not None:  # a model's plan broke a hard safety rule: the rules plan runs instead
+                vp = validate_plan(
+                    guard.override(req.situation, verdict),
+                    self.knobs,
+                    prefabs=self.spawnable(world),
+                    events=self.events.names(),
+                    event_not_ready=lambda name: self.events.not_ready(name, world),
+                    trace_id=trace,
+                )
         except ToolArgumentError as exc:
             self.rejected += 1
             self.last_error = str(exc)
@@ -285,6 +303,11 @@ class Director:
         self.execute(world, vp.commands)
         self.accepted += 1
         self.last_plan, self.last_reason, self.last_clamped = vp.plan, vp.plan.reason, vp.clamped
+        if verdict is not None:
+            self.overridden += 1
+            log.info("plan {} from {} overridden: {}", req.seq, reply.backend, verdict.reason())
+            self._record(world, req, reply, "guarded", vp=vp, guarded=verdict.as_record())
+            return
         log.info("plan {} from {}: {} ({})", req.seq, reply.backend, vp.plan.pressure, vp.plan.reason)
         self._record(world, req, reply, "accepted", vp=vp)
 
@@ -328,6 +351,7 @@ class Director:
         *,
         vp: ValidatedPlan | None = None,
         error: str = "",
+        guarded: dict[str, str] | None = None,
     ) -> None:
         if self.trajectory is None:
             return
@@ -351,6 +375,7 @@ class Director:
                 commands=list(vp.commands) if vp else [],
                 error=error,
                 latency_s=round(reply.latency_s, 6),
+                guard=guarded,
             )
         )
 
@@ -383,6 +408,8 @@ class Director:
             rejected=self.rejected,
             failed=self.failed,
             superseded=self.superseded,
+            overridden=self.overridden,
+            prompt=str(getattr(self._sources.get(self._mode), "prompt_line", "") or ""),
             pending=self._pending is not None,
             last_announcer=self.last_announcer,
             memory=tuple(self.memory.notes()),

@@ -45,6 +45,8 @@ class DirectorPanel:
     last_announcer: str
     memory: tuple[str, ...]
     next_decision_in: float  # seconds of game time until the next scheduled decision
+    overridden: int = 0  # model plans the guard replaced with the rules plan
+    prompt: str = ""  # the LLM source's last request size: "prompt N tok (+max) / n_ctx"
 
 
 class IntensityHistory:

@@ -31,7 +31,7 @@ from game.director.telemetry import GameSessionSnapshot
 from game.headless import RunSummary
 
 VERSION = 1
-DecisionStatus = Literal["accepted", "rejected", "failed"]
+DecisionStatus = Literal["accepted", "guarded", "rejected", "failed"]  # guarded: overridden by the guard
 _log = logger.bind(feature="director", trace_id="-")
 
 
@@ -72,6 +72,7 @@ class DecisionRecord(BaseModel):
     commands: list[dict[str, Any]] = Field(default_factory=list)
     error: str = ""
     latency_s: float = 0.0
+    guard: dict[str, str] | None = None  # status "guarded": the rule, why, and what the model asked for
 
 
 class ModeRecord(BaseModel):

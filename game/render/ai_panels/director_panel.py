@@ -1,8 +1,8 @@
 """F10: the live director panel. It shows what the director sees and decides, refreshed every frame from
 ``Director.panel(world)``: the intensity graph with the pacing state behind it, the knobs (pressure, enemy
 mix, elite chance, pickup rate, credits), the last plan with its reason and clamp notes, the backend, mode,
-latency, trace id, the accepted / rejected / failed counts, a pending indicator, the countdown to the next
-decision and the last error.
+latency, trace id, the accepted / overridden / rejected / failed counts, a pending indicator, the countdown to
+the next decision, the LLM request's size ("prompt N tok / n_ctx") and the last error.
 
 Text lives in one batch and bars in one cached shape list, so the panel costs a few draw calls per frame.
 """
@@ -243,19 +243,18 @@ class DirectorPanelOverlay:
         # ---- counters, pending, next decision, last error
         y -= 24
         self.counts.set(
-            f"accepted {panel.accepted}   rejected {panel.rejected}   failed {panel.failed}"
-            f"   superseded {panel.superseded}"
+            f"accepted {panel.accepted}  overridden {panel.overridden}  rejected {panel.rejected}"
+            f"  failed {panel.failed}  superseded {panel.superseded}"
         )
         self.counts.move(x0, y)
         y -= 18
         if panel.mode == STATIC:
-            self.next.set("static difficulty: no decisions (F6 cycles the mode)")
+            line = "static difficulty: no decisions (F6 cycles the mode)"
         elif panel.pending:
-            self.next.set(
-                f"thinking... (asked {panel.backend or panel.mode}); next in {panel.next_decision_in:.1f}s"
-            )
+            line = f"thinking... (asked {panel.backend or panel.mode}); next in {panel.next_decision_in:.1f}s"
         else:
-            self.next.set(f"next decision in {panel.next_decision_in:.1f}s")
+            line = f"next decision in {panel.next_decision_in:.1f}s"
+        self.next.set(f"{line}   {panel.prompt}" if panel.prompt and panel.mode != STATIC else line)
         self.next.set_color(palette.ACCENT if panel.pending else palette.TEXT_DIM)
         self.next.move(x0 + (14 if panel.pending else 0), y)
         self._pending_at = (x0 + 4, y + 5) if panel.pending else None

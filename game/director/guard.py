@@ -1,0 +1,69 @@
+"""The guard: the director's hard safety rules, applied to every validated plan that a model proposed.
+
+A model may choose freely among safe plans, but never against these rules (the same thresholds as the
+``rules`` policy, ``game.director.rules``):
+
+* **recovering**: the player died in the last ``RECENT_DEATH_S`` s or is below ``LOW_HP`` HP: never
+  ``raise`` or ``spike``, and no event (events add enemies);
+* **boss at low HP**: a boss is alive and the player is below ``BOSS_LOW_HP`` HP: no extra adds (no
+  ``raise``, ``spike`` or event);
+* **relax**: the pacing loop is in its relax window: never ``spike``.
+
+A plan that breaks one is overridden: the director applies the ``rules`` plan for the same situation
+instead (safe by construction), records the override and its reason in the trajectory (status
+``guarded``) and counts it (F10 "overridden N"). The ``rules`` source is its own guard and is never checked.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from game.director import rules
+from game.director.pacing import PacingState
+from game.director.plan import REASON_MAX, DirectorPlan
+from game.director.source import DirectorSituation
+
+ADDS = frozenset({"raise", "spike"})
+
+
+@dataclass(frozen=True)
+class GuardVerdict:
+    rule: str  # "recovering" | "boss_low_hp" | "relax"
+    why: str  # the situation that triggered it, in player words
+    asked: str  # what the model asked for ("spike", "hold + event swarm"...)
+
+    def reason(self) -> str:
+        return f"guard ({self.rule}): {self.why}; model asked {self.asked}"
+
+    def as_record(self) -> dict[str, str]:
+        return {"rule": self.rule, "why": self.why, "asked": self.asked}
+
+
+def _asked(plan: DirectorPlan) -> str:
+    return plan.pressure + (f" + event {plan.event}" if plan.event else "")
+
+
+def check(s: DirectorSituation, plan: DirectorPlan) -> GuardVerdict | None:
+    """The first hard rule ``plan`` breaks in situation ``s``, or None when it is safe."""
+    snap = s.snapshot
+    adds = plan.pressure in ADDS or plan.event is not None
+    if adds and snap.seconds_since_death < rules.RECENT_DEATH_S:
+        return GuardVerdict("recovering", f"player died {snap.seconds_since_death:.0f}s ago", _asked(plan))
+    if adds and snap.hp_fraction < rules.LOW_HP:
+        return GuardVerdict("recovering", f"player at {snap.hp_fraction:.0%} HP", _asked(plan))
+    if adds and snap.boss_alive and snap.hp_fraction < rules.BOSS_LOW_HP:
+        return GuardVerdict(
+            "boss_low_hp", f"boss fight with the player at {snap.hp_fraction:.0%} HP", _asked(plan)
+        )
+    if plan.pressure == "spike" and s.pacing is PacingState.RELAX:
+        return GuardVerdict("relax", "the pacing loop is in its relax window", _asked(plan))
+    return None
+
+
+def override(s: DirectorSituation, verdict: GuardVerdict) -> dict[str, Any]:
+    """The plan applied instead: the rules plan for ``s``, its reason naming the override."""
+    plan = rules.decide(s)
+    plan["reason"] = verdict.reason()[:REASON_MAX]
+    plan.pop("note", None)
+    return plan
