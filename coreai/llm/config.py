@@ -24,11 +24,11 @@ class LocalLlmConfig(BaseModel):
     n_gpu_layers: int = Field(0, ge=-1, description="Layers to offload to a GPU (-1 = all, 0 = CPU only).")
     chat_format: str | None = Field(None, description="Override llama.cpp's chat template detection.")
     max_tokens: int = Field(256, ge=1, le=8192)
+    contexts: int = Field(
+        3, ge=1, le=16, description="llama.cpp contexts kept, one per role, so each role's prefix stays warm."
+    )
     prompt_cache_mb: int = Field(
-        256,
-        ge=0,
-        le=16384,
-        description="RAM for llama.cpp's prompt cache: each role's evaluated prefix stays warm (0 = off).",
+        0, ge=0, le=16384, description="RAM for llama.cpp's prompt cache on top of the contexts (0 = off)."
     )
 
 

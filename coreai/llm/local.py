@@ -8,9 +8,11 @@ Generation always streams inside the owner thread, so ``LlmRequest.cancel`` (or 
 that stops iterating) stops it between two tokens. Structured replies and tool calls are forced by a
 grammar built from a JSON schema (``coreai.llm.local_prompt``; one generation is ``coreai.llm.local_run``);
 ``<think>`` spans go to the reasoning channel. llama.cpp reuses the KV state of the longest common token
-prefix with the previous request, so the requests of one role (which share a byte-stable system prefix)
-skip re-evaluating it; give each role its own client, or pass ``prompt_cache_bytes`` to keep several
-roles' states in a ``LlamaRAMCache``.
+prefix with the previous request on the same context, so the requests of one role (which share a
+byte-stable system prefix) skip re-evaluating it; each role gets its own context
+(``coreai.llm.local_contexts``, up to ``LocalLlmConfig.contexts``), and ``prompt_cache_mb`` or
+``prompt_cache_bytes`` can add a ``LlamaRAMCache`` on top (off by default: saving a state after each
+request costs time).
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from coreai.errors import ContextOverflow, LlmError, LlmErrorCode
 from coreai.llm import guard
 from coreai.llm.config import LocalLlmConfig
 from coreai.llm.health import require_model_file
+from coreai.llm.local_contexts import RoleContexts
 from coreai.llm.local_run import Event, LocalJob, RunCost, generate
 from coreai.llm.local_tokens import TokenCounter
 from coreai.llm.replies import parse_structured
@@ -84,6 +87,7 @@ class LocalLlmClient:
         self._stats_lock = threading.Lock()
         self._log = logger.bind(feature="llm", trace_id=f"{name}-owner")
         self._llm: Any = None
+        self._contexts: RoleContexts | None = None
         self._thread = threading.Thread(target=self._owner_loop, name=f"llm-{name}-owner", daemon=True)
         self._thread.start()
 
@@ -215,22 +219,7 @@ class LocalLlmClient:
         size_mb = Path(cfg.model_path).stat().st_size / 1e6
         self._progress(0.1, f"loading {size_mb:.0f} MB of weights")
         try:
-            from llama_cpp import Llama, LlamaRAMCache
-
-            from coreai.llm.llama_quiet import keep_process_output
-
-            keep_process_output()
-            llm = Llama(
-                model_path=cfg.model_path,
-                n_ctx=cfg.n_ctx,
-                n_threads=cfg.n_threads,
-                n_threads_batch=cfg.n_threads,
-                n_gpu_layers=cfg.n_gpu_layers,
-                chat_format=cfg.chat_format,
-                verbose=False,
-            )
-            if self._cache_bytes > 0:
-                llm.set_cache(LlamaRAMCache(capacity_bytes=self._cache_bytes))
+            llm = self._new_context()
         except Exception as exc:
             raise self._error(
                 LlmErrorCode.UNAVAILABLE,
@@ -239,6 +228,7 @@ class LocalLlmClient:
                 None,
             ) from exc
         self._llm = llm
+        self._contexts = RoleContexts(self._new_context, cfg.contexts, first=llm)
         load_s = time.perf_counter() - t0
         with self._stats_lock:
             self._stats = replace(self._stats, load_s=load_s)
@@ -247,6 +237,27 @@ class LocalLlmClient:
             f"ready in {load_s:.2f}s (n_ctx={cfg.n_ctx}, threads={cfg.n_threads}, "
             f"gpu_layers={cfg.n_gpu_layers})",
         )
+
+    def _new_context(self) -> Any:
+        """A ``Llama`` over the model file (owner thread only)."""
+        from llama_cpp import Llama, LlamaRAMCache
+
+        from coreai.llm.llama_quiet import keep_process_output
+
+        cfg = self.config
+        keep_process_output()
+        llm = Llama(
+            model_path=cfg.model_path,
+            n_ctx=cfg.n_ctx,
+            n_threads=cfg.n_threads,
+            n_threads_batch=cfg.n_threads,
+            n_gpu_layers=cfg.n_gpu_layers,
+            chat_format=cfg.chat_format,
+            verbose=False,
+        )
+        if self._cache_bytes > 0:
+            llm.set_cache(LlamaRAMCache(capacity_bytes=self._cache_bytes))
+        return llm
 
     def _owner_loop(self) -> None:
         try:
@@ -269,8 +280,9 @@ class LocalLlmClient:
             try:
                 if self._load_error is not None:
                     raise self._load_error
+                assert self._contexts is not None
                 result = generate(
-                    self._llm,
+                    self._contexts.get(job.request.role),
                     job,
                     max_tokens_cap=self.config.max_tokens,
                     backend=self.name,
@@ -306,6 +318,8 @@ class LocalLlmClient:
                     )
                 )
         self._llm = None
+        if self._contexts is not None:
+            self._contexts.clear()
         self._answer_leftovers()
 
     def _answer_leftovers(self) -> None:

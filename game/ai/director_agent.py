@@ -38,7 +38,7 @@ from game.director.source import PlanReply, PlanRequest
 SCOPE = "director"
 ROLE = "Director"
 HINT = "Decide the next director plan and submit it with set_director_plan."
-MAX_TOKENS = 160  # the longest plan the grammar allows fits in this (see tests/llm/test_director_fit.py)
+MAX_TOKENS = 200  # a plan of the longest texts the grammar allows fits (tests/llm/test_director_fit.py)
 MIN_DEADLINE_S = 6.0  # a decision may always take this long before it is superseded
 MAX_DEADLINE_S = 25.0  # ...and never longer (the director asks again every 10 s)
 DEADLINE_FACTOR = 2.5  # the deadline is this many times the source's typical latency

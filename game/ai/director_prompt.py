@@ -24,6 +24,7 @@ LARGE_CONTEXT = 16384  # from this window up, the model gets the full JSON situa
 HEADROOM = 0.25  # the part of n_ctx a request leaves free
 MAX_EVENTS_OFFERED = 8
 LEVELS = 3  # world-state levels: 0 full summary, 1 reduced, 2 minimal
+REASON_CHARS, ANNOUNCER_CHARS, NOTE_CHARS = 80, 40, 60  # within the plan's own limits
 
 
 
@@ -49,7 +50,7 @@ def offered_events(events: Collection[str]) -> list[str]:
 
 
 def tool_schema(prefabs: Collection[str], events: Collection[str]) -> dict[str, Any]:
-    """``plan_json_schema`` with every number given as a list of allowed values."""
+    """``plan_json_schema`` with every number given as a list of allowed values and shorter texts."""
     schema = plan_json_schema(prefabs, events)
     props = schema["properties"]
     mix = choices(MIX_WEIGHT, max_n=6)  # whole weights: fewer tokens in the prompt
@@ -57,6 +58,11 @@ def tool_schema(prefabs: Collection[str], events: Collection[str]) -> dict[str, 
         props["mix"]["properties"][name] = {"enum": mix}
     for knob in PLAN_KNOBS:
         props[knob.name] = {"enum": choices(knob)}
+    # shorter texts than the plan allows, so that the longest reply the grammar permits ends within
+    # the request's max_tokens instead of being cut off mid-JSON
+    props["reason"]["maxLength"] = REASON_CHARS
+    props["announcer"]["maxLength"] = ANNOUNCER_CHARS
+    props["note"] = {"anyOf": [{"type": "string", "maxLength": NOTE_CHARS}, {"type": "null"}]}
     return schema
 
 
