@@ -78,7 +78,7 @@ def test_the_director_overrides_records_and_counts() -> None:
     (rec,) = [d for d in sink.decisions if d.seq == 1]
     assert rec.status == "guarded" and rec.guard is not None
     assert rec.guard["rule"] == "recovering" and "spike" in rec.guard["asked"]
-    assert rec.reply_plan is not None and rec.reply_plan["pressure"] == "spike", "what the model asked is kept"
+    assert rec.reply_plan is not None and rec.reply_plan["pressure"] == "spike", "what it asked is kept"
     assert not any(c["op"] in ("burst", "event") for c in rec.commands)
     assert director.panel(world).overridden == 1
 

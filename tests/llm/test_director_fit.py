@@ -32,7 +32,21 @@ from game.director.source import DirectorSituation, PlanRequest
 from game.director.telemetry import GameSessionSnapshot
 from game.sim.prefabs import PrefabRegistry
 
-WORDS = "spitters flank wave elite boss runner tank grunt pickups recovery pressure dodges corner".split()
+WORDS = [
+    "spitters",
+    "flank",
+    "wave",
+    "elite",
+    "boss",
+    "runner",
+    "tank",
+    "grunt",
+    "pickups",
+    "recovery",
+    "pressure",
+    "dodges",
+    "corner",
+]
 
 
 def words(n: int, seed: int) -> str:
