@@ -125,6 +125,21 @@ class GameApp:
             )
         return panel
 
+    def dock_width(self) -> float:
+        """Pixels the docked panels (F10) take on the right edge now; a panel docks by defining
+        ``dock_width(window_width) -> float``."""
+        w = float(self.window.width)
+        docked = 0.0
+        for o in self.overlays.items:
+            fn = getattr(o, "dock_width", None)
+            if o.visible and callable(fn):
+                docked += float(fn(w))
+        return min(docked, w * 0.5)
+
+    def play_width(self) -> float:
+        """The width of the play area (arena, HUD, upgrade cards, toasts): the window less the dock."""
+        return float(self.window.width) - self.dock_width()
+
     def holding_overlay(self) -> Overlay | None:
         """The modal panel that holds the arena now (None: the game runs). See ``game.render.overlays``."""
         return self.overlays.modal() if self.pause_on_overlay else None
@@ -341,6 +356,7 @@ class GameApp:
     # ------------------------------------------------------------------ chrome (drawn by every view)
     def draw_chrome(self) -> None:
         w, h = self.window.width, self.window.height
+        self.toasts.right = self.play_width()
         self.overlays.draw(w, h)
         self.toasts.draw(w, h)  # above the panels: a notice is never hidden by an open console
 

@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import arcade
+import numpy as np
 import pytest
 import window_support as ws
 from window_support import force_upgrade, frames, press, render, start_arena
@@ -18,6 +19,8 @@ from game.ai.wiring import attach
 from game.app import GameApp
 from game.options import LaunchOptions
 from game.render.ai_panels.console import ConsoleOverlay
+from game.render.ai_panels.director_panel import DirectorPanelOverlay
+from game.views.upgrade import UpgradeView
 
 pytestmark = pytest.mark.window
 
@@ -144,4 +147,36 @@ def test_a_panel_also_holds_the_bot_during_the_upgrade_pick(make_app: Callable[.
     assert world.phase == "upgrade"
     press(app, K.ESCAPE)
     frames(app, 200)
+    assert world.phase == "playing"
+
+
+def test_f10_docks_beside_the_upgrade_cards_and_the_boss_bar(
+    make_app: Callable[..., GameApp], session: AiSession
+) -> None:
+    """F10 open during the upgrade pick with a boss alive: cards, title and boss bar all sit left of it."""
+    app = ai_game(make_app, session)
+    world = app.world
+    assert world is not None
+    world.spawn_enemy("boss", world.player.x + 300, world.player.y)
+    press(app, K.F10)
+    force_upgrade(app)
+    view = app.window.current_view
+    assert isinstance(view, UpgradeView)
+    img = np.asarray(render(app)).astype(int)
+    panel = next(o for o in app.overlays.items if isinstance(o, DirectorPanelOverlay))
+    dock_left = panel.rect[0]
+    assert panel.visible and dock_left < ws.W
+    cards = view.card_rects()
+    assert len(cards) == 3
+    for left, bottom, w, h in cards:
+        assert left >= 0 and left + w <= dock_left - 8, (cards, dock_left)
+        # the card is drawn there (its panel colour), not hidden under the dock
+        mid = img[ws.H - int(bottom + h / 2), int(left + w / 2)]
+        assert np.abs(mid - np.array([14, 16, 26])).sum() < 60, mid
+    assert view.title.text.x == pytest.approx(app.play_width() / 2)
+    hud = app.arena.hud
+    assert hud is not None and hud.boss.value.startswith("ELITE BOSS")
+    assert hud.boss.text.x == pytest.approx(app.play_width() / 2)  # the boss bar is centred in the play area
+    assert app.play_width() / 2 + min(560.0, app.play_width() * 0.5) / 2 <= dock_left
+    press(app, K.KEY_1)  # picking with F10 open works
     assert world.phase == "playing"

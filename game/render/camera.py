@@ -18,9 +18,13 @@ class CameraRig:
         self.camera = arcade.Camera2D()
         self.x, self.y = arena_w / 2, arena_h / 2
 
-    def resize(self) -> None:
-        """Call from ``on_resize`` (F11): the viewport and projection follow the window."""
-        self.camera.match_window()
+    def resize(self, width: float | None = None, height: float | None = None) -> None:
+        """Call from ``on_resize`` (F11) or when a panel docks: the viewport and projection follow the window,
+        or with ``width``/``height`` the play area at the window's bottom left."""
+        if width is None or height is None:
+            self.camera.match_window()
+        else:
+            self.camera.update_values(arcade.LBWH(0, 0, width, height))
         self._clamp()
         self.camera.position = (self.x, self.y)
 

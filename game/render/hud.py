@@ -1,6 +1,7 @@
 """The heads-up display, drawn in screen space: HP and dash bars, wave and wave timer, score, run time,
 kills, FPS, the XP/level bar, the boss HP bar, a centre banner ("WAVE 3"), the damage/low-HP vignette and one
-line of agent activity. Text objects are created once and re-laid-out only when their string changes."""
+line of agent activity. Text objects are created once and re-laid-out only when their string changes. The
+text groups sit on translucent plates (``PLATE``) so they stay readable over a crowd of enemies."""
 
 from __future__ import annotations
 
@@ -69,6 +70,14 @@ class Banner:
         self.sub.draw()
 
 
+PLATE = Color(8, 10, 18, 165)
+
+
+def plate(left: float, bottom: float, width: float, height: float) -> None:
+    """The translucent backing behind a group of HUD text."""
+    arcade.draw_lbwh_rectangle_filled(left, bottom, width, height, PLATE)
+
+
 class Hud:
     MARGIN = 20
 
@@ -129,6 +138,7 @@ class Hud:
         # ---- HP and dash, top left
         bar_w, bar_h = 300.0, 22.0
         top = height - m - bar_h
+        plate(m - 10, top - 17, bar_w + 50, bar_h + 27)
         hp_col = palette.HP_LOW if p.hp_fraction < 0.3 and int(t * 4) % 2 == 0 else palette.HP
         draw_bar(m + 30, top, bar_w, bar_h, self._hp_shown, Color(255, 220, 220, 160), palette.HP_BACK)
         draw_bar(
@@ -150,6 +160,7 @@ class Hud:
             Color(20, 40, 40, 200),
         )
         # ---- wave and timer, top centre
+        plate(width / 2 - 124, height - m - 66, 248, 66 + m - 6)
         self.wave.set(f"WAVE {world.wave}")
         self.wave.move(width / 2, height - m - 24)
         self.wave.draw()
@@ -165,9 +176,11 @@ class Hud:
             self.badge.draw()
         # ---- score, time and kills, top right
         self.score.set(f"{world.stats.score:,}")
+        self.stats.set(f"TIME {clock(world.time)}   KILLS {world.stats.kills:,}")
+        text_w = max(self.score.text.content_width, self.stats.text.content_width)
+        plate(width - m - text_w - 12, height - m - 52, text_w + 12 + m - 6, 52 + m - 6)
         self.score.move(width - m, height - m - 24)
         self.score.draw()
-        self.stats.set(f"TIME {clock(world.time)}   KILLS {world.stats.kills:,}")
         self.stats.move(width - m, height - m - 44)
         self.stats.draw()
         self._boss_bar(world, width, height)

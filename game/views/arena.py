@@ -253,8 +253,9 @@ class ArenaView(AppView):
         if world is None or scene is None or hud is None:
             return
         cam = self.rig.camera
-        if (cam.viewport_width, cam.viewport_height) != (self.window.width, self.window.height):
-            self.rig.resize()  # the window changed size (F11) while another view was showing
+        play_w, play_h = int(self.app.play_width()), self.window.height
+        if (cam.viewport_width, cam.viewport_height) != (play_w, play_h):
+            self.rig.resize(play_w, play_h)  # the window changed size (F11) or a panel docked / undocked
         aim = None
         if self.bot is None and not self.paused:
             aim = self.rig.to_world(*self.input.mouse)
@@ -272,7 +273,7 @@ class ArenaView(AppView):
                 activity = f"(activity unavailable: {exc})"
         hud.draw(
             world,
-            self.window.width,
+            play_w,
             self.window.height,
             fps=self.app.fps.fps,
             show_fps=self.app.show_fps,
@@ -284,12 +285,12 @@ class ArenaView(AppView):
 
     def draw_content(self) -> None:
         self.draw_world()
+        w, h = self.app.play_width(), self.window.height
         if self.held_by and not self.paused:
             self._held_label.set(f"PAUSED  -  {self.held_by} open")
-            self._held_label.move(self.window.width / 2, 52)
+            self._held_label.move(w / 2, 52)
             self._held_label.draw()
         if self.paused:
-            w, h = self.window.width, self.window.height
             arcade.draw_lbwh_rectangle_filled(0, 0, w, h, Color(0, 0, 0, 140))
             self._pause_title.move(w / 2, h / 2 + 10)
             self._pause_title.draw()

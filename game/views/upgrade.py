@@ -139,11 +139,12 @@ class UpgradeView(AppView):
     def card_rects(self) -> list[tuple[float, float, float, float]]:
         """(left, bottom, width, height) of each card in window pixels."""
         n = len(self.cards)
-        w, h = self.window.width, self.window.height
-        total = n * CARD_W + (n - 1) * GAP
+        w, h = self.app.play_width(), self.window.height  # left of a docked panel (F10): never under it
+        card_w = min(CARD_W, (w - 2 * GAP - (n - 1) * GAP) / max(1, n))
+        total = n * card_w + (n - 1) * GAP
         left0 = (w - total) / 2
         bottom = h / 2 - CARD_H / 2 - 20
-        return [(left0 + i * (CARD_W + GAP), bottom, CARD_W, CARD_H) for i in range(n)]
+        return [(left0 + i * (card_w + GAP), bottom, card_w, CARD_H) for i in range(n)]
 
     def card_at(self, x: float, y: float) -> int | None:
         for i, (left, bottom, cw, ch) in enumerate(self.card_rects()):
@@ -199,7 +200,7 @@ class UpgradeView(AppView):
 
     def draw_content(self) -> None:
         self.app.arena.draw_world()
-        w, h = self.window.width, self.window.height
+        w, h = self.app.play_width(), self.window.height
         arcade.draw_lbwh_rectangle_filled(0, 0, w, h, Color(4, 6, 14, 170))
         self.title.move(w / 2, h / 2 + CARD_H / 2 + 70)
         self.title.draw()
@@ -223,6 +224,8 @@ class UpgradeView(AppView):
             card.number.draw()
             card.name.move(cx, bottom + ch - 98)
             card.name.draw()
+            if card.desc.text.width != int(cw - 40):
+                card.desc.text.width = int(cw - 40)  # narrower cards while a panel is docked
             card.desc.move(cx, bottom + ch - 116)
             card.desc.draw()
             card.owned.move(cx, bottom + 18)

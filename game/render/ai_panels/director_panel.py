@@ -1,9 +1,18 @@
-"""F10: the live director panel. It shows what the director sees and decides, refreshed every frame from
-``Director.panel(world)``: the intensity graph with the pacing state behind it, the knobs (pressure, enemy
-mix, elite chance, pickup rate, credits), the last plan with its reason and clamp notes, the backend, mode,
-latency, trace id, the accepted / overridden / rejected / failed counts, a pending indicator, the countdown to
-the next decision, the LLM request's size ("prompt N tok / n_ctx") and the last error.
+"""F10: the live director panel, DOCKED on the right edge of the window: while it is open the arena, the HUD,
+the boss bar, the upgrade cards and the toasts lay out in the play area left of it (``GameApp.play_width``),
+so the panel never covers play. It shows what the director sees and decides, refreshed every frame from
+``Director.panel(world)``, top to bottom:
 
+- the title and mode;
+- the intensity graph with the pacing state behind it;
+- the knob bars (one per row of ``game/director/knobs.py``), credits, the enemy mix;
+- the last plan: pressure, event, reason, clamp notes, announcer line;
+- STATUS: key/value rows from ``status_rows(panel)`` (backend, latency, trace, decision counts, next
+  decision, the LLM prompt size, the guard's overrides, the player's skill estimate...). To show a new
+  figure, add one row there;
+- the last error (cleared by the director when the mode changes).
+
+On a short window the graph shrinks first; rows that still do not fit are left out from the bottom.
 Text lives in one batch and bars in one cached shape list, so the panel costs a few draw calls per frame.
 """
 
@@ -30,15 +39,17 @@ from game.render.ai_panels.draw import (
 from game.render.ai_panels.graph import PACING_COLOURS, PACING_NAMES, IntensityGraph, window_start
 from game.render.widgets import Label
 
-PANEL_W = 440.0
-PAD = 16.0
-TOP_GAP = 78.0  # below the HUD's score and time
-BOTTOM_GAP = 44.0  # above the level and FPS line
+PANEL_W = 340.0  # the dock's width on a window at least WIDE_WINDOW wide
+NARROW_W = 300.0
+WIDE_WINDOW = 1200.0
+PAD = 14.0
 GRAPH_H = 110.0
-GRAPH_MIN_H = 48.0
-KNOB_ROW_H = 19.0
-# everything but the graph (on short windows the graph gives way); one bar row per knob in the table
-CONTENT_H = 403.0 + KNOB_ROW_H * len(KNOBS)
+GRAPH_MIN_H = 40.0
+KNOB_ROW_H = 18.0
+ROW_H = 16.0
+MAX_STATUS_ROWS = 10
+# everything but the graph (on short windows the graph gives way first)
+CONTENT_H = 420.0 + KNOB_ROW_H * len(KNOBS) + ROW_H * 8
 # bar colours of the knobs in game/director/knobs.py (a knob not listed gets the XP colour)
 KNOB_COLOURS = {"pressure": palette.WARN, "elite_chance": palette.ELITE_TINT, "pickup_rate": palette.HEAL}
 MAX_MIX_ROWS = 6
@@ -61,8 +72,47 @@ def fraction(value: float, lo_hi: tuple[float, float]) -> float:
     return (value - lo) / (hi - lo) if hi > lo else 0.0
 
 
+def dock_width(window_width: float) -> float:
+    return PANEL_W if window_width >= WIDE_WINDOW else NARROW_W
+
+
+def status_rows(panel: DirectorPanel) -> list[tuple[str, str]]:
+    """The STATUS section: (name, value) rows. Optional figures are read with ``getattr`` so a row shows as
+    soon as ``DirectorPanel`` carries the field (dirllm: ``prompt``, ``overridden``; director: ``skill``,
+    ``saturation``)."""
+    lat = f"{panel.latency_s * 1000:.1f} ms" if panel.latency_s is not None else "-"
+    rows = [("backend", f"{panel.backend or '-'}   {lat}"), ("trace", panel.trace_id or "-")]
+    overridden = getattr(panel, "overridden", None)
+    counts = f"{panel.accepted} ok  {panel.rejected} rejected  {panel.failed} failed"
+    rows.append(("plans", counts))
+    extra = f"{panel.superseded} superseded" + (
+        f"  {overridden} overridden" if overridden is not None else ""
+    )
+    rows.append(("", extra))
+    if panel.mode == STATIC:
+        rows.append(("next", "static waves: no decisions (F6)"))
+    elif panel.pending:
+        rows.append(("next", f"thinking ({panel.backend or panel.mode}); {panel.next_decision_in:.1f}s"))
+    else:
+        rows.append(("next", f"decision in {panel.next_decision_in:.1f}s"))
+    prompt = getattr(panel, "prompt", "")
+    if prompt and panel.mode != STATIC:
+        rows.append(("prompt", str(prompt).removeprefix("prompt ")))
+    skill = getattr(panel, "skill", None)
+    if skill is not None:
+        rows.append(("skill", f"{skill:.2f}" if isinstance(skill, float) else str(skill)))
+    saturation = getattr(panel, "saturation", None)
+    if saturation is not None:
+        rows.append(
+            ("saturation", f"{saturation * 100:.0f}%" if isinstance(saturation, float) else str(saturation))
+        )
+    return rows[:MAX_STATUS_ROWS]
+
+
 class DirectorPanelOverlay:
-    """The F10 overlay; ``source`` returns the current run's panel data (None when no run is on)."""
+    """The F10 panel, docked right; ``source`` returns the current run's panel data (None when no run)."""
+
+    modal = False  # a live view: the game runs while it is open
 
     def __init__(self, source: Callable[[], DirectorPanel | None]) -> None:
         self.source = source
@@ -71,11 +121,11 @@ class DirectorPanelOverlay:
         self.text = TextBatch()
         self.shapes = CachedShapes()
         self.graph = IntensityGraph()
+        self.rect = (0.0, 0.0, 0.0, 0.0)  # where it was last drawn: left, bottom, width, height
         t = self.text
         small, narrow = 10, palette.FONT_NARROW
         self.title = t.label("DIRECTOR", font_size=15, font_name=palette.FONT_DISPLAY, color=palette.ACCENT)
         self.mode = t.label("", font_size=12, bold=True, anchor_x="right", color=palette.GOOD)
-        self.backend = t.label("", font_size=small, font_name=narrow, color=palette.TEXT_DIM)
         self.intensity = t.label("", font_size=12, bold=True)
         self.pacing = t.label("", font_size=11, anchor_x="right")
         self.axis = [
@@ -91,21 +141,33 @@ class DirectorPanelOverlay:
         self.knob_values = [t.label("", font_size=small, anchor_x="right") for _ in KNOBS]
         self.credits = t.label("", font_size=small, font_name=narrow)
         self.mix_head = t.label("enemy mix", font_size=small, font_name=narrow, color=palette.TEXT_DIM)
-        self.mix_names = [t.label("", font_size=small, font_name=narrow) for _ in range(MAX_MIX_ROWS)]
+        self.mix_names = [t.label("", font_size=9, font_name=narrow) for _ in range(MAX_MIX_ROWS)]
         self.mix_values = [
             t.label("", font_size=9, anchor_x="right", color=palette.TEXT_DIM) for _ in range(MAX_MIX_ROWS)
         ]
         self.plan_head = t.label("LAST PLAN", font_size=10, bold=True, color=palette.XP)
         self.plan_pressure = t.label("", font_size=12, bold=True)
         self.plan_event = t.label("", font_size=small, font_name=narrow, anchor_x="right", color=palette.BOSS)
-        width = int(PANEL_W - 2 * PAD)
+        width = int(NARROW_W - 2 * PAD)  # wraps the same on every dock width
         self.reason = t.label("", font_size=small, multiline=True, width=width, anchor_y="top")
         self.clamped = t.label(
             "", font_size=9, font_name=narrow, color=palette.WARN, multiline=True, width=width, anchor_y="top"
         )
-        self.announcer = t.label("", font_size=small, italic=True, font_name=narrow, color=palette.ACCENT)
-        self.counts = t.label("", font_size=small, font_name=narrow)
-        self.next = t.label("", font_size=small, font_name=narrow, color=palette.TEXT_DIM)
+        self.announcer = t.label(
+            "",
+            font_size=small,
+            italic=True,
+            font_name=narrow,
+            color=palette.ACCENT,
+            multiline=True,
+            width=width,
+            anchor_y="top",
+        )
+        self.status_head = t.label("STATUS", font_size=10, bold=True, color=palette.XP)
+        self.status_names = [
+            t.label("", font_size=9, font_name=narrow, color=palette.TEXT_DIM) for _ in range(MAX_STATUS_ROWS)
+        ]
+        self.status_values = [t.label("", font_size=small, font_name=narrow) for _ in range(MAX_STATUS_ROWS)]
         self.error = t.label(
             "", font_size=9, font_name=narrow, color=palette.WARN, multiline=True, width=width, anchor_y="top"
         )
@@ -114,19 +176,26 @@ class DirectorPanelOverlay:
             "DIRECTOR", font_size=15, font_name=palette.FONT_DISPLAY, color=palette.ACCENT
         )
         self.empty = Label(
-            "No run in progress: the director starts with a run.", font_size=12, color=palette.TEXT_DIM
+            "No run in progress: the director\nstarts with a run.",
+            font_size=11,
+            color=palette.TEXT_DIM,
+            multiline=True,
+            width=int(NARROW_W - 2 * PAD),
         )
         self._pending_at: tuple[float, float] | None = None
+
+    def dock_width(self, window_width: float) -> float:
+        """The strip it takes on the right while visible (``GameApp.play_width`` subtracts it)."""
+        return dock_width(window_width)
 
     # ------------------------------------------------------------------ drawing
     def draw(self, width: float, height: float) -> None:
         panel = self.source()
-        left = width - PANEL_W - 14
-        top = height - TOP_GAP
-        bottom = BOTTOM_GAP if height >= 700 else 8.0  # short window: cover the FPS line, not the text
-        rects: list[Rect] = []
+        w = dock_width(width)
+        left, bottom, top = width - w, 0.0, height
+        self.rect = (left, bottom, w, height)
+        rects: list[Rect] = panel_rects(left, bottom, w, height, PANEL_FILL, palette.PANEL_EDGE)
         if panel is None:
-            rects = panel_rects(left, top - 100, PANEL_W, 100, PANEL_FILL, palette.PANEL_EDGE)
             self.last = None
             self.empty_title.move(left + PAD, top - PAD - 16)
             self.empty.move(left + PAD, top - 60)
@@ -135,19 +204,15 @@ class DirectorPanelOverlay:
             self.empty.draw()
             return
         self.last = panel
-        x0, x1 = left + PAD, left + PANEL_W - PAD
+        x0, x1 = left + PAD, left + w - PAD
         inner = x1 - x0
         y = top - PAD - 16
         self.title.move(x0, y)
         self.mode.set(f"mode: {panel.mode}")
         self.mode.set_color(palette.TEXT_DIM if panel.mode == STATIC else palette.GOOD)
         self.mode.move(x1, y)
-        y -= 22
-        lat = f"{panel.latency_s * 1000:.1f} ms" if panel.latency_s is not None else "-"
-        self.backend.set(f"backend {panel.backend or '-'}   latency {lat}   trace {panel.trace_id or '-'}")
-        self.backend.move(x0, y)
         # ---- intensity and pacing
-        y -= 24
+        y -= 26
         self.intensity.set(f"INTENSITY  {panel.intensity:.2f}")
         self.intensity.move(x0, y)
         colour = PACING_COLOURS[panel.pacing]
@@ -156,47 +221,43 @@ class DirectorPanelOverlay:
             Color(min(255, colour.r + 60), min(255, colour.g + 60), min(255, colour.b + 60))
         )
         self.pacing.move(x1, y)
-        graph_h = max(GRAPH_MIN_H, min(GRAPH_H, top - bottom - CONTENT_H))
+        graph_h = max(GRAPH_MIN_H, min(GRAPH_H, height - CONTENT_H))
         y -= 8 + graph_h
         graph_y = y
-        y -= 14
+        y -= 13
         t0 = window_start(panel.history)
         for lbl, frac in zip(self.axis, (0.0, 0.5, 1.0), strict=True):
             lbl.set(clock_mmss(t0 + HISTORY_S * frac))
             lbl.move(x0 + inner * frac, y)
-        y -= 18
-        slot = inner / len(self.legend)
         for i, (lbl, state) in enumerate(zip(self.legend, PACING_COLOURS, strict=True)):
-            lx = x0 + slot * i
-            rects.append((lx, y + 1, 10, 10, PACING_COLOURS[state]))
-            lbl.move(lx + 14, y)
+            lx, ly = x0 + (inner / 2) * (i % 2), y - 16 - 15 * (i // 2)
+            rects.append((lx, ly + 1, 9, 9, PACING_COLOURS[state]))
+            lbl.move(lx + 13, ly)
+        y -= 16 + 15
         # ---- knobs
-        y -= 26
+        y -= 24
         self.knobs_head.move(x0, y)
         k = panel.knobs
-        rows = [
-            (v, knob.range, knob.shown(v), KNOB_COLOURS.get(knob.name, palette.XP))
-            for knob in KNOBS
-            for v in (float(getattr(k, knob.name)),)
-        ]
-        name_w, bar_x = 92.0, x0 + 92.0
-        bar_w = inner - name_w - 58
-        for i, (value, rng, shown, fill) in enumerate(rows):
+        name_w = 84.0
+        bar_x, bar_w = x0 + name_w, inner - name_w - 50
+        for i, knob in enumerate(KNOBS):
+            value = float(getattr(k, knob.name))
             y -= KNOB_ROW_H
             self.knob_names[i].move(x0, y)
-            self.knob_values[i].set(shown)
+            self.knob_values[i].set(knob.shown(value))
             self.knob_values[i].move(x1, y)
-            rects += bar_rects(bar_x, y + 1, bar_w, 9, fraction(value, rng), fill, BAR_BACK)
-        y -= 19
+            fill = KNOB_COLOURS.get(knob.name, palette.XP)
+            rects += bar_rects(bar_x, y + 1, bar_w, 9, fraction(value, knob.range), fill, BAR_BACK)
+        y -= KNOB_ROW_H
         credit_line = f"credits {panel.credits:5.1f}   income {panel.credits_per_s:4.2f}/s"
         self.credits.set(credit_line if panel.mode != STATIC else "credits: static waves (director off)")
         self.credits.move(x0, y)
         # enemy mix: two columns of small bars
-        y -= 19
+        y -= 18
         self.mix_head.move(x0, y)
-        y -= 17
+        y -= 16
         mix = sorted(k.mix.items(), key=lambda kv: -kv[1])[:MAX_MIX_ROWS]
-        col_w = inner / 2
+        col_w = (inner - 8) / 2
         for i in range(MAX_MIX_ROWS):
             name_lbl, val_lbl = self.mix_names[i], self.mix_values[i]
             if i >= len(mix):
@@ -205,19 +266,19 @@ class DirectorPanelOverlay:
                 continue
             name, weight = mix[i]
             cx = x0 + (i % 2) * (col_w + 8)
-            cy = y - (i // 2) * 17
-            name_lbl.set(name)
-            name_lbl.move(cx + 8, cy)
+            cy = y - (i // 2) * 16
+            name_lbl.set(name[:9])
+            name_lbl.move(cx, cy)
             val_lbl.set(f"{weight:.1f}")
-            val_lbl.move(cx + col_w - 8, cy)
+            val_lbl.move(cx + col_w, cy)
             rects += bar_rects(
-                cx + 64, cy + 2, col_w - 104, 7, fraction(weight, MIX_WEIGHT.range), palette.XP, BAR_BACK
+                cx + 58, cy + 2, col_w - 86, 7, fraction(weight, MIX_WEIGHT.range), palette.XP, BAR_BACK
             )
-        y -= 17 * max(0, (len(mix) + 1) // 2 - 1) + 30
+        y -= 16 * max(0, (len(mix) + 1) // 2 - 1) + 26
         # ---- last plan
         self.plan_head.set(f"LAST PLAN   {panel.accepted} accepted")
         self.plan_head.move(x0, y)
-        y -= 20
+        y -= 19
         plan = panel.last_plan
         if plan is None:
             self.plan_pressure.set("none yet" if panel.mode != STATIC else "director off")
@@ -229,44 +290,36 @@ class DirectorPanelOverlay:
             self.plan_event.set(f"event: {plan.event}" if plan.event else "")
         self.plan_pressure.move(x0, y)
         self.plan_event.move(x1, y)
-        y -= 8
-        self.reason.set(panel.last_reason)
-        self.reason.move(x0, y)
-        y -= max(16.0, float(self.reason.text.content_height)) + 2 if panel.last_reason else 0
-        self.clamped.set("clamped: " + "; ".join(panel.last_clamped) if panel.last_clamped else "")
-        self.clamped.move(x0, y)
-        if panel.last_clamped:
-            y -= float(self.clamped.text.content_height) + 2
-        y -= 14
-        self.announcer.set(f"\u201c{panel.last_announcer}\u201d" if panel.last_announcer else "")
-        self.announcer.move(x0, y)
-        # ---- counters, pending, next decision, last error
-        y -= 24
-        self.counts.set(
-            f"accepted {panel.accepted}  overridden {panel.overridden}  rejected {panel.rejected}"
-            f"  failed {panel.failed}  superseded {panel.superseded}"
+        y -= 6
+        y = self._block(self.reason, panel.last_reason, x0, y)
+        y = self._block(
+            self.clamped, "clamped: " + "; ".join(panel.last_clamped) if panel.last_clamped else "", x0, y
         )
-        self.counts.move(x0, y)
+        y = self._block(
+            self.announcer, f"\u201c{panel.last_announcer}\u201d" if panel.last_announcer else "", x0, y
+        )
+        # ---- status rows, pending dot, last error
         y -= 18
-        if panel.mode == STATIC:
-            line = "static difficulty: no decisions (F6 cycles the mode)"
-        elif panel.pending:
-            line = f"thinking... (asked {panel.backend or panel.mode}); next in {panel.next_decision_in:.1f}s"
-        else:
-            line = f"next decision in {panel.next_decision_in:.1f}s"
-        self.next.set(f"{line}   {panel.prompt}" if panel.prompt and panel.mode != STATIC else line)
-        self.next.set_color(palette.ACCENT if panel.pending else palette.TEXT_DIM)
-        self.next.move(x0 + (14 if panel.pending else 0), y)
-        self._pending_at = (x0 + 4, y + 5) if panel.pending else None
-        y -= 8
-        self.error.set(f"last error: {panel.last_error}" if panel.last_error else "")
-        self.error.move(x0, y)
-        if panel.last_error:
-            y -= float(self.error.text.content_height)
-        panel_bottom = max(bottom, y - PAD)
-        rects[:0] = panel_rects(
-            left, panel_bottom, PANEL_W, top - panel_bottom, PANEL_FILL, palette.PANEL_EDGE
-        )
+        self.status_head.move(x0, y)
+        rows = status_rows(panel)
+        self._pending_at = None
+        for i, (name_lbl, val_lbl) in enumerate(zip(self.status_names, self.status_values, strict=True)):
+            if i >= len(rows):
+                name_lbl.set("")
+                val_lbl.set("")
+                continue
+            y -= ROW_H
+            name, value = rows[i]
+            name_lbl.set(name)
+            name_lbl.move(x0, y)
+            val_lbl.set(value)
+            val_lbl.set_color(palette.ACCENT if name == "next" and panel.pending else palette.TEXT)
+            val_lbl.move(x0 + 74, y)
+            if name == "next" and panel.pending:
+                self._pending_at = (x0 + 66, y + 5)
+        y -= 6
+        y = self._block(self.error, f"last error: {panel.last_error}" if panel.last_error else "", x0, y)
+        self._clip(PAD)
         # ---- draw: geometry (cached), graph (cached), indicator, text (one batch)
         key = tuple((round(a, 1), round(b, 1), round(c, 1), round(d, 1), tuple(e)) for a, b, c, d, e in rects)
         self.shapes.draw(key, lambda: [s for s in [rects_shape(rects)] if s])
@@ -274,6 +327,21 @@ class DirectorPanelOverlay:
         if self._pending_at is not None:
             pulse_dot(*self._pending_at, 4.0, palette.ACCENT, time.monotonic())
         self.text.draw()
+
+    @staticmethod
+    def _block(label: Label, text: str, x: float, y: float) -> float:
+        """A wrapped text block whose top is at ``y``; returns the y under it."""
+        label.set(text)
+        label.move(x, y)
+        return y - (float(label.text.content_height) + 4 if text else 0.0)
+
+    def _clip(self, bottom: float) -> None:
+        """Leave out what would fall below the panel's bottom edge on a short window."""
+        for lbl in self.text.labels:
+            tx = lbl.text
+            low = tx.y - (tx.content_height if tx.anchor_y == "top" else 0)
+            if lbl.value and low < bottom:
+                lbl.set("")
 
     def texts(self) -> list[str]:
         return self.text.texts()
