@@ -77,17 +77,13 @@ def dock_width(window_width: float) -> float:
 
 
 def status_rows(panel: DirectorPanel) -> list[tuple[str, str]]:
-    """The STATUS section: (name, value) rows. Optional figures are read with ``getattr`` so a row shows as
-    soon as ``DirectorPanel`` carries the field (dirllm: ``prompt``, ``overridden``; director: ``skill``,
-    ``saturation``)."""
+    """The STATUS section: (name, value) rows. The player's figures are read with ``getattr`` so their rows
+    show as soon as ``DirectorPanel`` carries the fields (director: ``skill``, ``saturation``)."""
     lat = f"{panel.latency_s * 1000:.1f} ms" if panel.latency_s is not None else "-"
     rows = [("backend", f"{panel.backend or '-'}   {lat}"), ("trace", panel.trace_id or "-")]
-    overridden = getattr(panel, "overridden", None)
     counts = f"{panel.accepted} ok  {panel.rejected} rejected  {panel.failed} failed"
     rows.append(("plans", counts))
-    extra = f"{panel.superseded} superseded" + (
-        f"  {overridden} overridden" if overridden is not None else ""
-    )
+    extra = f"{panel.superseded} superseded  {panel.overridden} overridden"
     rows.append(("", extra))
     if panel.mode == STATIC:
         rows.append(("next", "static waves: no decisions (F6)"))
@@ -95,9 +91,8 @@ def status_rows(panel: DirectorPanel) -> list[tuple[str, str]]:
         rows.append(("next", f"thinking ({panel.backend or panel.mode}); {panel.next_decision_in:.1f}s"))
     else:
         rows.append(("next", f"decision in {panel.next_decision_in:.1f}s"))
-    prompt = getattr(panel, "prompt", "")
-    if prompt and panel.mode != STATIC:
-        rows.append(("prompt", str(prompt).removeprefix("prompt ")))
+    if panel.prompt and panel.mode != STATIC:
+        rows.append(("prompt", panel.prompt.removeprefix("prompt ")))
     skill = getattr(panel, "skill", None)
     if skill is not None:
         rows.append(("skill", f"{skill:.2f}" if isinstance(skill, float) else str(skill)))
@@ -309,10 +304,10 @@ class DirectorPanelOverlay:
                 val_lbl.set("")
                 continue
             y -= ROW_H
-            name, value = rows[i]
+            name, shown = rows[i]
             name_lbl.set(name)
             name_lbl.move(x0, y)
-            val_lbl.set(value)
+            val_lbl.set(shown)
             val_lbl.set_color(palette.ACCENT if name == "next" and panel.pending else palette.TEXT)
             val_lbl.move(x0 + 74, y)
             if name == "next" and panel.pending:
