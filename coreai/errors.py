@@ -123,6 +123,17 @@ class ToolArgumentError(ToolError):
     pass
 
 
+class ToolFailed(ToolError):
+    """The tool ran and reports failure with a structured answer (``data``: e.g. a Lua error with its line
+    and output); MCP clients get ``data`` as the tool error's JSON, agents the message."""
+
+    def __init__(
+        self, tool: str, message: str, *, data: dict[str, Any] | None = None, trace_id: str | None = None
+    ) -> None:
+        super().__init__(tool, message, trace_id=trace_id)
+        self.data = data or {}
+
+
 class CommandRejected(CoreAIError):
     def __init__(self, command: str, reason: str, *, trace_id: str | None = None) -> None:
         super().__init__(f"command '{command}' rejected: {reason}", trace_id=trace_id)

@@ -23,7 +23,7 @@ from loguru import logger
 
 from coreai.persist import loads_json
 
-_log = logger.bind(feature="director")
+_log = logger.bind(feature="agents")
 _SECRET_KEY = re.compile(r"(api[_-]?key|token|secret|password|authorization|bearer)", re.IGNORECASE)
 
 

@@ -24,7 +24,7 @@ from coreai.paths import saves_root
 from coreai.persist import atomic_write_json, read_model
 from coreai.settings import ROLE_PATTERN, MemorySettings
 
-_log = logger.bind(feature="director")
+_log = logger.bind(feature="agents")
 _ROLE = re.compile(ROLE_PATTERN)
 
 

@@ -24,11 +24,11 @@ from coreai.memory import MemoryStore
 from coreai.prompts import ComposedPrompt, PromptComposer
 from coreai.requests import AgentResult, AiTaskRequest, new_trace_id
 from coreai.roles import DEFAULT_ROLES, RoleConfig, generic_role
-from coreai.tools.base import Tool, ToolContext
+from coreai.tools.base import MainThread, Tool, ToolContext
 from coreai.tools.loop import ToolLoop
 from coreai.tools.policy import ToolPolicyConfig
 
-_log = logger.bind(feature="director")
+_log = logger.bind(feature="agents")
 
 WorldStateReader = Callable[[str], dict[str, Any] | str]  # trace id -> snapshot (or a reason it is missing)
 
@@ -46,6 +46,7 @@ class Orchestrator:
         world_state: WorldStateReader | None = None,
         tool_config: ToolPolicyConfig | None = None,
         llm_timeout_s: float | None = None,
+        main: MainThread | None = None,
     ) -> None:
         self.llm = llm
         self.tools: dict[str, Tool] = {t.name: t for t in tools}
@@ -56,6 +57,7 @@ class Orchestrator:
         self.world_state = world_state
         self.loop = ToolLoop(llm, tool_config, self.events)
         self.llm_timeout_s = llm_timeout_s
+        self.main = main
 
     def add_tool(self, tool: Tool, roles: Iterable[str] = ()) -> None:
         """Register a tool (e.g. ``execute_lua``) and add it to the given roles' tool sets."""
@@ -127,7 +129,7 @@ class Orchestrator:
                 prompt.messages,
                 tools,
                 available,
-                ToolContext(trace_id=trace_id, role=cfg.name, cancel=cancel),
+                ToolContext(trace_id=trace_id, role=cfg.name, cancel=cancel, main=self.main),
                 max_tokens=cfg.max_tokens,
                 temperature=cfg.temperature,
                 timeout_s=self.llm_timeout_s,

@@ -29,7 +29,7 @@ from coreai.llm.types import ChatMessage
 from coreai.paths import saves_root, shipped_dir
 from coreai.tools.base import Tool, canonical_contract, canonical_order
 
-_log = logger.bind(feature="director")
+_log = logger.bind(feature="agents")
 
 BUILTIN_UNIVERSAL = (
     "You are an agent inside the arena game Arena Director. Answer briefly. Act only through the tools you "

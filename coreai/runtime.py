@@ -75,13 +75,12 @@ class CoreAiRuntime:
             retry_base_delay_s=s.llm.retry_base_delay_s,
             retry_max_delay_s=s.llm.retry_max_delay_s,
         )
-        wait_s = s.mainloop.wait_timeout_s
         self.orchestrator = Orchestrator(
             self.llm,
             tools=[
                 memory_tool(self.memory),
-                world_command_tool(self.mainloop, wait_s),
-                game_state_tool(self.mainloop, wait_s),
+                world_command_tool(self.bindings),
+                game_state_tool(),
             ],
             composer=PromptComposer(
                 PromptLibrary(prompt_dirs), world_state_max_chars=s.prompts.world_state_max_chars
@@ -90,6 +89,7 @@ class CoreAiRuntime:
             events=self.events,
             world_state=self._world_state,
             tool_config=ToolPolicyConfig.from_settings(s.tools),
+            main=self.mainloop,  # tools reach the game through the queue (waits: mainloop.wait_timeout_s)
         )
         self.tasks = QueuedOrchestrator(
             self.orchestrator,

@@ -31,10 +31,10 @@ def _registered_backend(name: str) -> str:
 
 # A name from the backend registry (coreai.llm.registry.BACKENDS), or "rules".
 BackendName = Annotated[str, AfterValidator(_registered_backend)]
-Feature = Literal["llm", "lua", "world", "director", "mcp", "metrics", "game"]
+Feature = Literal["llm", "agents", "lua", "world", "director", "mcp", "metrics", "game"]
 LogLevel = Literal["TRACE", "DEBUG", "INFO", "SUCCESS", "WARNING", "ERROR", "CRITICAL"]
 
-ALL_FEATURES: tuple[Feature, ...] = ("llm", "lua", "world", "director", "mcp", "metrics", "game")
+ALL_FEATURES: tuple[Feature, ...] = ("llm", "agents", "lua", "world", "director", "mcp", "metrics", "game")
 BUILTIN_ROLES: tuple[str, ...] = ("Creator", "Programmer", "Analyzer", "Merchant", "Chat")
 ROLE_PATTERN = r"^[A-Za-z][A-Za-z0-9_]{0,63}$"
 

@@ -25,7 +25,7 @@ from coreai.errors import TaskCancelled
 from coreai.events import EventBus, TaskEvent
 from coreai.requests import AgentResult, AiTaskRequest, new_trace_id
 
-_log = logger.bind(feature="director")
+_log = logger.bind(feature="agents")
 
 
 class TaskRunner(Protocol):

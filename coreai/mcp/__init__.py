@@ -1,7 +1,7 @@
 """The MCP server: lets external agents (Claude Code, Codex, opencode...) drive the running game, safely.
 
-Public surface: ``McpSettings``, ``McpServices``, ``McpServerThread``, ``SkillLibrary``. Engine-agnostic:
-no arcade import; the game lends its services through ``McpServices``.
+Public surface: ``McpSettings``, ``McpServerThread``, ``SkillLibrary``. Engine-agnostic: no arcade import;
+the game hands the server the ``coreai.tools.Tool`` objects it exposes (the same ones its agents use).
 
 Names are imported lazily so ``coreai.settings`` can embed ``McpSettings`` without importing the server
 (which itself needs ``coreai.settings``).
@@ -14,19 +14,17 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from coreai.mcp.server import McpServerThread, build_app
-    from coreai.mcp.services import McpServices
     from coreai.mcp.settings import McpSettings
     from coreai.mcp.skills import SkillLibrary
 
 _WHERE = {
     "McpServerThread": "coreai.mcp.server",
     "build_app": "coreai.mcp.server",
-    "McpServices": "coreai.mcp.services",
     "McpSettings": "coreai.mcp.settings",
     "SkillLibrary": "coreai.mcp.skills",
 }
 
-__all__ = ["McpServerThread", "McpServices", "McpSettings", "SkillLibrary", "build_app"]
+__all__ = ["McpServerThread", "McpSettings", "SkillLibrary", "build_app"]
 
 
 def __getattr__(name: str) -> Any:

@@ -1,8 +1,9 @@
 """The MCP server inside the game process: the SDK's streamable-HTTP app behind admission, on a daemon thread.
 
-``McpServerThread(settings, services, queue).start()`` binds 127.0.0.1:<port> (a non-loopback host is
-refused), builds the ``MCPServer`` with one tool per present service, wraps it in ``AdmissionMiddleware``
-and serves it with uvicorn on a background daemon thread, returning once uvicorn reports ``started``. The
+``McpServerThread(settings, tools, queue).start()`` binds 127.0.0.1:<port> (a non-loopback host is
+refused), builds the ``MCPServer`` serving the given ``coreai.tools.Tool`` objects (``coreai.mcp.tools``),
+wraps it in ``AdmissionMiddleware`` and serves it with uvicorn on a background daemon thread, returning
+once uvicorn reports ``started``. The
 token and ready-to-paste client configs are logged once (feature "mcp") and written to stderr (the
 console). ``stop()`` resolves every queued call first, then asks uvicorn to exit and joins the thread.
 Stateless JSON responses: no sessions, no SSE.
@@ -13,11 +14,13 @@ from __future__ import annotations
 import socket
 import threading
 import time
+from collections.abc import Sequence
 from typing import Any
 
 import uvicorn
 from loguru import logger
 from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.tools import Tool as SdkTool
 from mcp.server.transport_security import TransportSecuritySettings
 
 from coreai.errors import McpError, SettingsError
@@ -25,7 +28,6 @@ from coreai.mainloop import MainLoopQueue
 from coreai.mcp import tool_docs
 from coreai.mcp.admission import AdmissionMiddleware, allowed_hosts, allowed_origins
 from coreai.mcp.mainthread import MainThreadBridge
-from coreai.mcp.services import McpServices
 from coreai.mcp.settings import McpSettings, is_loopback_host
 from coreai.mcp.token import (
     ResolvedToken,
@@ -34,7 +36,8 @@ from coreai.mcp.token import (
     resolve_token,
     store_stable_token,
 )
-from coreai.mcp.tools import ToolRegistrar
+from coreai.mcp.tools import build_tools, refresh
+from coreai.tools.base import Tool
 
 MCP_PATH = "/mcp"
 SERVER_NAME = "arena-director"
@@ -42,13 +45,18 @@ _log = logger.bind(feature="mcp", trace_id="-")
 
 
 def build_app(
-    settings: McpSettings, services: McpServices, bridge: MainThreadBridge, *, port: int, token: str | None
-) -> tuple[AdmissionMiddleware, list[str]]:
-    """The full ASGI app for ``port`` (admission outside, the SDK inside) and the tool names it offers."""
-    tools = ToolRegistrar(services, bridge, settings.max_resolution).build()
+    settings: McpSettings,
+    tools: Sequence[Tool],
+    bridge: MainThreadBridge,
+    *,
+    port: int,
+    token: str | None,
+) -> tuple[AdmissionMiddleware, list[SdkTool]]:
+    """The full ASGI app for ``port`` (admission outside, the SDK inside) and the SDK tools it serves."""
+    served = build_tools(tools, bridge)
     # log_level only matters if nobody configured stdlib logging yet (the SDK calls basicConfig)
     server: MCPServer[Any] = MCPServer(
-        SERVER_NAME, instructions=tool_docs.SERVER_INSTRUCTIONS, tools=tools, log_level="WARNING"
+        SERVER_NAME, instructions=tool_docs.SERVER_INSTRUCTIONS, tools=served, log_level="WARNING"
     )
     # The SDK's own DNS-rebinding check stays on as a second line, with exactly our allow-lists, so it can
     # never refuse a request that admission accepted (admission answers first with 403/415/413).
@@ -73,7 +81,7 @@ def build_app(
         max_body_bytes=settings.max_body_bytes,
         auth_warning_interval_s=settings.auth_warning_interval_s,
     )
-    return app, [t.name for t in tools]
+    return app, served
 
 
 def _bind(host: str, port: int) -> socket.socket:
@@ -95,11 +103,11 @@ def _bind(host: str, port: int) -> socket.socket:
 class McpServerThread:
     """Owns the uvicorn server thread; ``start()`` / ``stop()`` are called from the game's main thread."""
 
-    def __init__(self, settings: McpSettings, services: McpServices, queue: MainLoopQueue) -> None:
+    def __init__(self, settings: McpSettings, tools: Sequence[Tool], queue: MainLoopQueue) -> None:
         if not is_loopback_host(settings.host):  # also enforced by McpSettings; this guards model_construct
             raise SettingsError("mcp.host", f"refusing to bind '{settings.host}': loopback only")
         self.settings = settings
-        self.services = services
+        self.served = list(tools)
         self.bridge = MainThreadBridge(queue, settings.call_timeout_s)
         store = store_stable_token if settings.stable_token else None
         self.resolved: ResolvedToken = resolve_token(
@@ -111,6 +119,7 @@ class McpServerThread:
         self._server: uvicorn.Server | None = None
         self._thread: threading.Thread | None = None
         self._sock: socket.socket | None = None
+        self._sdk_tools: dict[str, SdkTool] = {}
 
     @property
     def token(self) -> str | None:
@@ -131,9 +140,11 @@ class McpServerThread:
             raise McpError("MCP server already started")
         self._sock = _bind(self.settings.host, self.settings.port)
         self.port = int(self._sock.getsockname()[1])
-        self.app, self.tools = build_app(
-            self.settings, self.services, self.bridge, port=self.port, token=self.resolved.token
+        self.app, sdk_tools = build_app(
+            self.settings, self.served, self.bridge, port=self.port, token=self.resolved.token
         )
+        self._sdk_tools = {t.name: t for t in sdk_tools}
+        self.tools = list(self._sdk_tools)
         config = uvicorn.Config(
             self.app,
             log_config=None,
@@ -167,6 +178,15 @@ class McpServerThread:
             instructions,
         )
         announce(instructions)
+
+    def update_tool(self, tool: Tool) -> bool:
+        """Serve the new version of a tool already offered (e.g. a plan schema that lists a new event)."""
+        sdk = self._sdk_tools.get(tool.name)
+        if sdk is None:
+            return False
+        refresh(sdk, tool)
+        self.served = [tool if t.name == tool.name else t for t in self.served]
+        return True
 
     def stop(self, timeout_s: float = 5.0) -> None:
         """Resolve every queued call, stop uvicorn, join the thread; safe to call twice."""

@@ -1,8 +1,12 @@
 """What a tool is: a name, a description, a pydantic argument model (its JSON schema) and an invoke function.
 
-``invoke(args, ctx)`` receives the validated argument model and a ``ToolContext`` (trace id, role, cancel
-event) and returns JSON-able data, or raises; the tool policy turns any failure into an error message for
-the model. ``mutating`` tools change game or agent state and are run one at a time within a turn.
+One ``Tool`` object serves both the in-game agents (the tool loop) and MCP clients (``coreai.mcp.tools``
+adapts the same object; its argument model is the MCP input schema). ``invoke(args, ctx)`` receives the
+validated argument model and a ``ToolContext`` (trace id, role, cancel event, and ``main``: the way to the
+game's main thread) and returns JSON-able data (or ``ImageResult``), or raises; the tool policy turns any
+failure into an error message for the model, MCP into a tool error. Anything that touches the game goes
+through ``ctx.on_main(command)``: agents reach the ``MainLoopQueue`` directly, MCP through its bridge.
+``mutating`` tools change game or agent state and are run one at a time within a turn.
 ``canonical_contract`` renders tools in the byte-stable order the prompt prefix uses (sorted by name,
 schema JSON with sorted keys).
 """
@@ -14,11 +18,21 @@ import threading
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from pydantic import BaseModel
 
+from coreai.errors import CoreAIError
 from coreai.llm.types import ToolSpec
+
+if TYPE_CHECKING:
+    from coreai.commands import MainLoopCommand
+
+
+class MainThread(Protocol):
+    """Runs a command on the game's main thread and returns its answer (``MainLoopQueue`` is one)."""
+
+    def call(self, command: MainLoopCommand, timeout: float | None = None) -> Any: ...
 
 
 @dataclass(frozen=True)
@@ -26,6 +40,24 @@ class ToolContext:
     trace_id: str
     role: str
     cancel: threading.Event = field(default_factory=threading.Event, compare=False)
+    main: MainThread | None = field(default=None, compare=False)
+
+    def on_main(self, command: MainLoopCommand, timeout: float | None = None) -> Any:
+        """The command's answer from the main thread (raises what it raised there)."""
+        if self.main is None:
+            raise CoreAIError(f"no main thread to run '{command.kind}' on", trace_id=self.trace_id)
+        return self.main.call(command, timeout)
+
+
+@dataclass(frozen=True)
+class ImageResult:
+    """A tool result that is a picture (MCP sends it as an image; agents get a short text note)."""
+
+    png: bytes
+    size: tuple[int, int]
+
+    def __str__(self) -> str:
+        return f"(PNG image {self.size[0]}x{self.size[1]})"
 
 
 @dataclass(frozen=True)
@@ -38,6 +70,8 @@ class Tool:
     # A successful call of a terminal tool is the task's answer: the loop ends there, without another
     # model turn (the director's set_director_plan: nothing the model says afterwards is used).
     terminal: bool = False
+    # What invoke returns, for MCP's output schema: a JSON object, plain text, or an ImageResult.
+    returns: Literal["object", "text", "image"] = "object"
 
     @cached_property
     def _schema_text(self) -> str:

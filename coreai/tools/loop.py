@@ -31,7 +31,7 @@ from coreai.tools.trim import trim_tool_history
 
 TextSink = Callable[[str], None]
 
-_log = logger.bind(feature="director")
+_log = logger.bind(feature="agents")
 
 FINAL_TURN_INSTRUCTION = (
     "Tool budget exhausted. Do not call any more tools. Summarize in plain text what you did and what "

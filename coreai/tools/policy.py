@@ -30,7 +30,7 @@ from coreai.persist import loads_json
 from coreai.settings import ToolSettings
 from coreai.tools.base import Tool, ToolContext, ToolOutcome
 
-_log = logger.bind(feature="director")
+_log = logger.bind(feature="agents")
 
 
 @dataclass(frozen=True)

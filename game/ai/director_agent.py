@@ -16,13 +16,14 @@ from __future__ import annotations
 import json
 import threading
 import time
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from concurrent.futures import Future
 from typing import Any
 
 from loguru import logger
 from pydantic import BaseModel, ConfigDict
 
+from coreai.commands import CallOnMain
 from coreai.errors import CoreAIError
 from coreai.llm.local_prompt import prepare_prompt
 from coreai.llm.types import LlmRequest
@@ -47,11 +48,21 @@ _log = logger.bind(feature="director")
 
 
 class PlanCapture:
-    """Plans the tool received, per trace id (worker threads write, the reply future reads)."""
+    """Plans the tool received, per trace id (worker threads write, the reply future reads). A trace id is
+    expected while the director waits for it; a call outside the director's own requests is not captured."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._plans: dict[str, dict[str, Any]] = {}
+        self._expected: set[str] = set()
+
+    def expect(self, trace_id: str) -> None:
+        with self._lock:
+            self._expected.add(trace_id)
+
+    def expects(self, trace_id: str) -> bool:
+        with self._lock:
+            return trace_id in self._expected
 
     def put(self, trace_id: str, plan: dict[str, Any]) -> None:
         with self._lock:
@@ -59,11 +70,21 @@ class PlanCapture:
 
     def pop(self, trace_id: str) -> dict[str, Any] | None:
         with self._lock:
+            self._expected.discard(trace_id)
             return self._plans.pop(trace_id, None)
 
 
+ApplyPlan = Callable[[dict[str, Any]], dict[str, Any]]
+"""Apply a plan to the running director at once (main thread): the path of a plan that is not an answer to
+the director's own request (an MCP client, a chat). Raises ``CommandRejected``."""
+
+
 def install_director_tools(
-    runtime: CoreAiRuntime, prefabs: Collection[str], events: Collection[str], capture: PlanCapture
+    runtime: CoreAiRuntime,
+    prefabs: Collection[str],
+    events: Collection[str],
+    capture: PlanCapture,
+    apply: ApplyPlan | None = None,
 ) -> None:
     """Give the ``Director`` role its one tool. Its brief is ``prompts/roles/Director.md``; the full reference
     ``prompts/skills/director.md`` is for MCP clients (too long for a small model's window).
@@ -71,10 +92,14 @@ def install_director_tools(
     Call again when the event list changes (a mod offered one): the tool's grammar names the events."""
     orch = runtime.orchestrator
     orch.roles[ROLE] = RoleConfig(ROLE, max_tokens=MAX_TOKENS, temperature=0.2)
-    orch.add_tool(plan_tool(prefabs, offered_events(events), capture), roles=(ROLE,))
+    orch.add_tool(plan_tool(prefabs, offered_events(events), capture, apply), roles=(ROLE,))
 
 
-def plan_tool(prefabs: Collection[str], events: Collection[str], capture: PlanCapture) -> Tool:
+def plan_tool(
+    prefabs: Collection[str], events: Collection[str], capture: PlanCapture, apply: ApplyPlan | None = None
+) -> Tool:
+    """``set_director_plan``, one tool for the director's own requests (captured, answered through the plan
+    source) and for everyone else (with ``apply``: applied on the main thread at once, e.g. over MCP)."""
     schema = tool_schema(prefabs, events)
 
     class PlanArgs(BaseModel):
@@ -89,7 +114,14 @@ def plan_tool(prefabs: Collection[str], events: Collection[str], capture: PlanCa
     def invoke(args: BaseModel, ctx: ToolContext) -> dict[str, Any]:
         # No second round for a bad plan: the director validates it (and counts a rejection) at once, so a
         # decision costs one model call, and the previous plan keeps running meanwhile.
-        capture.put(ctx.trace_id, dict(args.model_extra or {}))
+        plan = dict(args.model_extra or {})
+        if apply is not None and not capture.expects(ctx.trace_id):
+            fn = lambda: apply(plan)  # noqa: E731
+            applied: dict[str, Any] = ctx.on_main(
+                CallOnMain(fn=fn, label=TOOL_NAME, agent=ctx.role, trace_id=ctx.trace_id)
+            )
+            return applied
+        capture.put(ctx.trace_id, plan)
         return {"received": True, "note": "the director validates and applies it on the next tick"}
 
     return Tool(
@@ -98,7 +130,8 @@ def plan_tool(prefabs: Collection[str], events: Collection[str], capture: PlanCa
             "Submit your decision for the next ~10 seconds of play. "
             "pressure: ease_off | hold | raise | spike. "
             f"Optional: {tool_summary()}, event, "
-            "note (a line for your memory). Always give a one-line reason and a short announcer line."
+            "note (a line for your memory). Always give a one-line reason and a short announcer line. "
+            'Example: {"pressure": "raise", "reason": "player cruising"}'
         ),
         args_model=PlanArgs,
         invoke=invoke,
@@ -217,8 +250,10 @@ class AgentPlanSource:
         future: Future[PlanReply] = Future()
         started = time.perf_counter()
         try:
+            self.capture.expect(req.trace_id)
             handle = self.runtime.submit(self.task(req))
         except CoreAIError as exc:
+            self.capture.pop(req.trace_id)
             future.set_exception(exc)
             return future
 

@@ -1,5 +1,5 @@
-"""Agents and Lua: the ``execute_lua`` tool and the Programmer's self-heal loop, both marshalled to the main
-thread (the mod manager, like all Lua, runs only there).
+"""Agents and Lua: the Programmer's self-heal loop, marshalled to the main thread (the mod manager, like all
+Lua, runs only there). The ``execute_lua`` tool is ``coreai.tools.lua_tools.execute_lua_tool``.
 
 ``MainThreadLuaRunner`` is what worker threads use: each ``execute`` posts a ``CallOnMain`` command and waits
 for the frame's drain. ``ProgrammerRunner`` plugs ``run_programmer_task`` into a ``QueuedOrchestrator``, so
@@ -11,9 +11,6 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
-from typing import Any
-
-from pydantic import BaseModel, ConfigDict, Field
 
 from coreai.commands import CallOnMain
 from coreai.errors import TaskCancelled
@@ -22,7 +19,6 @@ from coreai.lua import ExecResult, LuaExecutionEvent, ModManager, ProgrammerSett
 from coreai.mainloop import MainLoopQueue
 from coreai.prompts import PromptLibrary
 from coreai.requests import AgentResult, AiTaskRequest, new_trace_id
-from coreai.tools.base import Tool, ToolContext
 
 LUA_TIMEOUT_S = 10.0
 
@@ -50,40 +46,6 @@ class MainThreadLuaRunner:
             timeout=self.timeout_s,
         )
         return version
-
-
-class ExecuteLuaArgs(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    code: str = Field(min_length=1, max_length=20_000, description="Lua 5.4 source using Mod API v1")
-    sandbox: str = Field(
-        "agent",
-        pattern=r"^[a-z][a-z0-9_]{0,31}$",
-        description="console sandbox name (state persists per name)",
-    )
-
-
-def execute_lua_tool(runner: MainThreadLuaRunner) -> Tool:
-    def invoke(args: ExecuteLuaArgs, ctx: ToolContext) -> dict[str, Any]:
-        result = runner.execute(args.code, args.sandbox, trace_id=ctx.trace_id)
-        data: dict[str, Any] = result.model_dump(mode="json")
-        if not result.ok:
-            raise RuntimeError(result.error or "lua failed")
-        return data
-
-    return Tool(
-        name="execute_lua",
-        description=(
-            "Run Lua 5.4 in the game's sandbox (Mod API v1: coreai_world_spawn/move/destroy, game.state(), "
-            "game.set(param, value), report(msg), after/every timers). "
-            "Returns the printed output, reports and "
-            "the returned value; a Lua error comes back with its line. Example: "
-            '{"code": "local p = game.state().player; return coreai_world_spawn(\'grunt\', p.x + 200, p.y)"}'
-        ),
-        args_model=ExecuteLuaArgs,
-        invoke=invoke,
-        mutating=True,
-    )
 
 
 class ProgrammerRunner:

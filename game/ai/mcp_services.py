@@ -1,31 +1,59 @@
-"""What the game lends the MCP server: the mod manager, the world commands, the skill docs, the window's
-screenshot and the director (its state, and an external agent's plans through the in-game validation).
+"""What the game exposes over MCP: a chosen subset (``MCP_TOOLS``) of the same ``coreai.tools.Tool`` objects
+the in-game agents use, plus the director's state tool and the server start.
 
-Every service runs on the game's main thread (the MCP bridge marshals each tool call there).
+To expose another tool: make it a ``Tool``, register it on the orchestrator (``tools_for_session`` or
+``runtime.orchestrator.add_tool``), and add its name to ``MCP_TOOLS``. Every call runs on the game's main
+thread (the tools post through ``ctx.on_main``; MCP's bridge marshals each call there). Nothing here imports
+the session: it takes the parts it uses.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 from loguru import logger
+from pydantic import BaseModel, ConfigDict
 
+from coreai.commands import CallOnMain
 from coreai.errors import CommandRejected, CoreAIError, McpError
-from coreai.mcp import McpServerThread, McpServices, SkillLibrary
+from coreai.lua import ModManager
+from coreai.mainloop import MainLoopQueue
+from coreai.mcp import McpServerThread, McpSettings, SkillLibrary
+from coreai.tools.base import Tool, ToolContext
+from coreai.tools.lua_tools import execute_lua_tool, get_mod_logs_tool, manage_mods_tool
+from coreai.tools.view_tools import read_skill_tool, screenshot_tool
 from game.ai.mod_services import ModServices
-from game.director.plan import plan_json_schema
-
-if TYPE_CHECKING:
-    from game.ai.session import AiSession
+from game.bindings import WorldHandle
+from game.director.director import Director
 
 log = logger.bind(feature="mcp", trace_id="startup")
 
+# The tools MCP clients get, in tools/list order (each one only if the game registered it).
+MCP_TOOLS: tuple[str, ...] = (
+    "execute_lua",
+    "manage_mods",
+    "get_mod_logs",
+    "read_skill",
+    "world_command",
+    "screenshot",
+    "get_director_state",
+    "set_director_plan",
+)
 
-def director_state(session: AiSession) -> dict[str, Any]:
-    world = session.handle.world
+GET_DIRECTOR_STATE = """\
+Read the AI director: intensity, pacing state (build_up / sustain_peak / peak_fade / relax), spawn credits,
+current knobs, the plan that is running and why. Call this before set_director_plan to see the plan's
+fields and their current values.
+Example: {}
+"""
+
+
+def director_state(director: Director, handle: WorldHandle) -> dict[str, Any]:
+    world = handle.world
     if world is None:
-        return {"mode": session.director.mode}
-    panel = session.director.panel(world)
+        return {"mode": director.mode}
+    panel = director.panel(world)
     return {
         "mode": panel.mode,
         "modes": list(panel.modes),
@@ -39,53 +67,82 @@ def director_state(session: AiSession) -> dict[str, Any]:
         "failed": panel.failed,
         "backend": panel.backend,
         "trace_id": panel.trace_id,
-        "events": list(session.director.events.names()),
+        "events": list(director.events.names()),
     }
 
 
-def set_director_plan(session: AiSession, plan: dict[str, Any]) -> dict[str, Any]:
-    """An external agent acts as the director: the same validation as the in-game agent's plans."""
-    world = session.handle.world
+def set_director_plan(director: Director, handle: WorldHandle, plan: dict[str, Any]) -> dict[str, Any]:
+    """A plan from outside the director's own loop (MCP, a chat): the same validation as every plan."""
+    world = handle.world
     if world is None:
         raise CoreAIError("no run is in progress")
-    result = session.director.apply_external(world, plan, source="mcp")
+    result = director.apply_external(world, plan, source="mcp")
     if not result["ok"]:  # the MCP client sees a tool error naming the reason
         raise CommandRejected("set_director_plan", result["error"], trace_id=result["trace_id"])
     return result
 
 
-def screenshot(session: AiSession, max_resolution: int) -> bytes:
-    if session.screenshot is None:
-        raise McpError("no window: the game runs headless, so there is no frame to capture")
-    return session.screenshot(max_resolution)
+class _NoArgs(BaseModel):
+    model_config = ConfigDict(extra="forbid")
 
 
-def services_for(session: AiSession) -> McpServices:
-    mods = ModServices(session.mods)
-    spawnable = session.prefabs.regular
-    return McpServices(
-        execute_lua=mods.execute_lua,
-        manage_mods=mods.manage_mods,
-        get_mod_logs=mods.get_mod_logs,
-        read_skill=SkillLibrary(),
-        world_commands=True,
-        screenshot=lambda res: screenshot(session, res),
-        get_director_state=lambda: director_state(session),
-        set_director_plan=lambda plan: set_director_plan(session, plan),
-        director_plan_schema=plan_json_schema(spawnable, session.director.events.names()),
-    )
+def director_state_tool(state: Callable[[], dict[str, Any]]) -> Tool:
+    def invoke(args: _NoArgs, ctx: ToolContext) -> dict[str, Any]:
+        data: dict[str, Any] = ctx.on_main(
+            CallOnMain(fn=state, label="get_director_state", agent=ctx.role, trace_id=ctx.trace_id)
+        )
+        return data
+
+    return Tool("get_director_state", GET_DIRECTOR_STATE, _NoArgs, invoke)
 
 
-def start_mcp_server(session: AiSession) -> McpServerThread | None:
-    """Serve MCP per the settings (``--mcp-port`` wins); a busy port warns instead of stopping the game."""
-    cfg = session.settings.mcp.model_copy(update={"enabled": True})
-    if session.options.mcp_port is not None:
-        cfg = cfg.model_copy(update={"port": session.options.mcp_port})
-    server = McpServerThread(cfg, services_for(session), session.runtime.mainloop)
+def session_tools(
+    mods: ModManager,
+    director: Director,
+    handle: WorldHandle,
+    screenshot: Callable[[int], bytes],
+    max_resolution: int,
+) -> list[Tool]:
+    """The tools beyond the runtime's built-ins (world_command, get_game_state, memory) and the director's
+    plan tool: the Lua tools, skills, the screenshot and the director's state."""
+    svc = ModServices(mods)
+    return [
+        execute_lua_tool(svc.execute_lua),
+        manage_mods_tool(svc.manage_mods),
+        get_mod_logs_tool(svc.get_mod_logs),
+        read_skill_tool(SkillLibrary()),
+        screenshot_tool(screenshot, max_resolution),
+        director_state_tool(lambda: director_state(director, handle)),
+    ]
+
+
+def no_window(max_resolution: int) -> bytes:
+    raise McpError("no window: the game runs headless, so there is no frame to capture")
+
+
+def exposed(tools: Mapping[str, Tool]) -> list[Tool]:
+    """The MCP subset of the registered tools, in ``MCP_TOOLS`` order."""
+    return [tools[name] for name in MCP_TOOLS if name in tools]
+
+
+def start_mcp_server(
+    settings: McpSettings,
+    tools: Sequence[Tool],
+    queue: MainLoopQueue,
+    *,
+    port: int | None = None,
+    notify: Callable[[str, str], None] | None = None,
+) -> McpServerThread | None:
+    """Serve ``tools`` over MCP per the settings (``port`` wins); a busy port warns instead of stopping."""
+    cfg = settings.model_copy(update={"enabled": True})
+    if port is not None:
+        cfg = cfg.model_copy(update={"port": port})
+    server = McpServerThread(cfg, tools, queue)
     try:
         server.start()
     except CoreAIError as exc:
-        session.notify("warn", f"MCP server not started: {exc}")
+        if notify is not None:
+            notify("warn", f"MCP server not started: {exc}")
         log.error("MCP server not started: {}", exc)
         return None
     return server

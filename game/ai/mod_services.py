@@ -1,4 +1,5 @@
-"""The mod manager as services for MCP's ``manage_mods`` / ``execute_lua`` / ``get_mod_logs`` tools.
+"""The mod manager as the services behind the ``execute_lua`` / ``manage_mods`` / ``get_mod_logs`` tools
+(``coreai.tools.lua_tools``), used by in-game agents and MCP alike.
 
 Every function here runs on the main thread (the MCP bridge marshals each tool call there) and returns
 JSON-able data; errors are the manager's ``ModError`` / ``LuaError``, which MCP reports as tool errors.
@@ -17,8 +18,9 @@ class ModServices:
     def __init__(self, mods: ModManager) -> None:
         self.mods = mods
 
-    def execute_lua(self, code: str, mod: str) -> dict[str, Any]:
-        data: dict[str, Any] = self.mods.execute(code, mod or "mcp").model_dump(mode="json")
+    def execute_lua(self, code: str, mod: str, trace_id: str | None = None) -> dict[str, Any]:
+        result = self.mods.execute(code, mod or "agent", trace_id=trace_id)
+        data: dict[str, Any] = result.model_dump(mode="json")
         return data
 
     def manage_mods(

@@ -29,7 +29,8 @@ from coreai.settings import Settings, load_settings
 from coreai.taskqueue import QueuedOrchestrator, TaskHandle
 from game.ai.backends import BackendSetup, build_backends
 from game.ai.director_agent import AgentPlanSource, PlanCapture, install_director_tools
-from game.ai.lua_bridge import MainThreadLuaRunner, ProgrammerRunner, execute_lua_tool
+from game.ai.lua_bridge import MainThreadLuaRunner, ProgrammerRunner
+from game.ai.mcp_services import exposed, no_window, session_tools, set_director_plan
 from game.ai.mod_events import dispatch_events
 from game.ai.modhost import GameModHost
 from game.analysis.ledger import RunLedger
@@ -83,7 +84,6 @@ class AiSession:
         host = GameModHost(self.handle, self.runtime.mainloop, on_event=self.register_mod_event)
         self.mods = ModManager(host, settings=self.settings.lua)
         self.lua = MainThreadLuaRunner(self.runtime.mainloop, self.mods)
-        self.runtime.orchestrator.add_tool(execute_lua_tool(self.lua), roles=("Programmer", "Chat"))
         self.programmer = QueuedOrchestrator(
             ProgrammerRunner(self.runtime.llm, self.lua, PromptLibrary(), subscribers=(self._on_lua_event,)),
             max_concurrent=1,
@@ -102,15 +102,20 @@ class AiSession:
             self.director.set_mode(options.director)
         else:
             self.notify("warn", f"director mode '{options.director}' is unavailable; using rules")
-        install_director_tools(self.runtime, prefabs.regular, self.director.events.names(), self.capture)
         self.prefabs = prefabs
+        self._refresh_plan_tool()
+        self.screenshot: Callable[[int], bytes] | None = None  # set by the window
+        shot = lambda res: (self.screenshot or no_window)(res)  # noqa: E731
+        resolution = self.settings.mcp.max_resolution
+        for tool in session_tools(self.mods, self.director, self.handle, shot, resolution):
+            roles = ("Programmer", "Chat") if tool.name == "execute_lua" else ()
+            self.runtime.orchestrator.add_tool(tool, roles=roles)
         from game.shop import install_shop
 
         self.shop = install_shop(self.runtime, self.handle)  # the Merchant: stock, coins, its tools
         self.ledger = RunLedger()  # what the game-over Analyzer reads
         self.trajectory: TrajectoryWriter | None = None
         self.mcp: McpServerThread | None = None
-        self.screenshot: Callable[[int], bytes] | None = None  # set by the window
         if options.mcp or self.settings.mcp.enabled:
             self.start_mcp()
 
@@ -145,11 +150,8 @@ class AiSession:
 
     # ------------------------------------------------------------------ the game's calls (main thread)
     def world_factory(self, seed: int) -> World:
-        """A new run gets a new director (fresh telemetry and pacing) in the current mode."""
-        mode = self.director.mode
-        self.director = Director(mode, seed=seed, sources=self.plan_sources, memory=self.director.memory)
-        for name, (description, cooldown, _) in self._mod_events.items():
-            self._register_on_director(name, description, cooldown)
+        """A new run: the session's one director starts fresh (telemetry, pacing) in the current mode."""
+        self.director.reset(seed)
         return World(seed=seed, spawner=self.director.spawner)
 
     def on_run_start(self, world: World) -> None:
@@ -302,13 +304,20 @@ class AiSession:
     def _refresh_plan_tool(self) -> None:
         """The LLM's plan schema lists the events by name: rebuild the tool when the list changes."""
         events = self.director.events.names()
-        install_director_tools(self.runtime, self.prefabs.regular, events, self.capture)
+        apply = lambda plan: set_director_plan(self.director, self.handle, plan)  # noqa: E731
+        install_director_tools(self.runtime, self.prefabs.regular, events, self.capture, apply)
+        mcp: McpServerThread | None = getattr(self, "mcp", None)
+        if mcp is not None:  # MCP serves the same tool: the new schema too
+            mcp.update_tool(self.runtime.orchestrator.tools["set_director_plan"])
 
     # ------------------------------------------------------------------ MCP
     def start_mcp(self) -> None:
         from game.ai.mcp_services import start_mcp_server
 
-        self.mcp = start_mcp_server(self)
+        tools = exposed(self.runtime.orchestrator.tools)
+        port = self.options.mcp_port
+        queue = self.runtime.mainloop
+        self.mcp = start_mcp_server(self.settings.mcp, tools, queue, port=port, notify=self.notify)
 
     def close(self) -> None:
         if self.mcp is not None:

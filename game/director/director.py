@@ -65,14 +65,7 @@ class Director:
         events: EventRegistry | None = None,
         decision_interval_s: float = DECISION_INTERVAL_S,
     ) -> None:
-        self.seed = seed
-        self.telemetry = Telemetry()
-        self.intensity = IntensityTracker()
-        self.pacing = Pacing(seed)
         self.events = events if events is not None else EventRegistry()
-        self.credit_spawner = CreditSpawner()
-        self.static_spawner = WaveSpawner()
-        self.spawner = DirectorSpawner(self)
         self.memory = memory if memory is not None else DirectorMemory()
         self.trajectory = trajectory
         self.decision_interval_s = decision_interval_s
@@ -81,6 +74,23 @@ class Director:
         for s in sources:
             self.register_source(s)
         self._log = logger.bind(feature="director", trace_id="-")
+        if mode not in self.modes():
+            raise SettingsError("director.mode", f"unknown mode '{mode}'; known: {', '.join(self.modes())}")
+        self._mode = mode
+        self.reset(seed)
+
+    def reset(self, seed: int) -> None:
+        """A new run: fresh telemetry, intensity, pacing, spawners, counters and history. The mode, sources,
+        events and memory stay (one director lives for the whole session)."""
+        if getattr(self, "_pending", None) is not None:
+            self._drop_pending("new run")
+        self.seed = seed
+        self.telemetry = Telemetry()
+        self.intensity = IntensityTracker()
+        self.pacing = Pacing(seed)
+        self.credit_spawner = CreditSpawner()
+        self.static_spawner = WaveSpawner()
+        self.spawner = DirectorSpawner(self)
         self._history = IntensityHistory()
         self._announce: deque[str] = deque(maxlen=MAX_ANNOUNCEMENTS)
         self._pending: _Pending | None = None
@@ -90,9 +100,6 @@ class Director:
         self._last_tick = -1
         self._last_events: list[Any] | None = None  # the events list last folded in (kept: identity check)
         self._carry: list[Any] = []  # events from a step that did not advance the tick
-        if mode not in self.modes():
-            raise SettingsError("director.mode", f"unknown mode '{mode}'; known: {', '.join(self.modes())}")
-        self._mode = mode
         self.accepted = self.rejected = self.failed = self.superseded = self.event_errors = 0
         self.overridden = 0  # accepted plans the guard replaced (counted in accepted too)
         self.last_plan: DirectorPlan | None = None

@@ -50,7 +50,8 @@ def test_reasoning_never_reaches_memory_commands_history_or_result(
         stub = StubLlmClient(script)
         orch = Orchestrator(
             stub,
-            tools=[memory_tool(store), world_command_tool(mainloop)],
+            tools=[memory_tool(store), world_command_tool(mainloop.bindings)],
+            main=mainloop,
             memory=store,
             events=bus,
         )

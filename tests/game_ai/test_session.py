@@ -142,14 +142,20 @@ def test_external_plans_take_the_same_validation(saves_dir: Path, closing: list)
     session, world = make_session()
     closing.append(session)
     play_until(session, world, lambda: world.tick > 10)
-    ok = set_director_plan(session, {"pressure": "raise", "mix": {"runner": 4.0}, "reason": "mcp test"})
+    ok = set_director_plan(
+        session.director, session.handle, {"pressure": "raise", "mix": {"runner": 4.0}, "reason": "mcp test"}
+    )
     assert ok["ok"] is True
     knobs = session.director.knobs
     with pytest.raises(CommandRejected, match="dragon"):
-        set_director_plan(session, {"pressure": "raise", "mix": {"dragon": 4.0}, "reason": "hallucinated"})
+        set_director_plan(
+            session.director,
+            session.handle,
+            {"pressure": "raise", "mix": {"dragon": 4.0}, "reason": "hallucinated"},
+        )
     assert session.director.knobs == knobs, "the previous plan keeps running"
     assert session.director.rejected >= 1
-    state = director_state(session)
+    state = director_state(session.director, session.handle)
     assert state["last_reason"] == "mcp test"
 
 
@@ -195,7 +201,7 @@ def test_a_mod_offers_the_director_an_event_that_plans_can_fire(saves_dir: Path,
     play_until(session, world, lambda: world.tick > 30)
     runners = world.game_state()["enemies_by_prefab"].get("runner", 0)
     plan = {"pressure": "hold", "event": "meteor_storm", "reason": "test the mod event"}
-    assert set_director_plan(session, plan)["ok"] is True
+    assert set_director_plan(session.director, session.handle, plan)["ok"] is True
     logs = lambda: [e.message for e in session.mods.logs("meteor_shower", limit=50)]  # noqa: E731
     play_until(session, world, lambda: any("meteors" in m for m in logs()), max_s=30)
     assert any("director calls down a meteor storm" in m for m in logs())

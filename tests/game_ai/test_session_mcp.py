@@ -112,14 +112,18 @@ def test_every_tool_is_served_over_the_real_game(served: tuple[AiSession, LoopTh
             mods = payload(await mcp.call_tool("manage_mods", {"op": "list"}))
             assert {"kill_streak", "meteor_shower", "glass_cannon"} <= {m["name"] for m in mods["mods"]}
             plan = {"pressure": "raise", "mix": {"runner": 3.0}, "reason": "agent says more runners"}
-            applied = payload(await mcp.call_tool("set_director_plan", {"plan": plan}))
+            applied = payload(await mcp.call_tool("set_director_plan", plan))  # the plan's own fields
             assert applied["ok"] is True
             state = payload(await mcp.call_tool("get_director_state", {}))
             assert state["last_reason"] == "agent says more runners"
-            bad = await mcp.call_tool("set_director_plan", {"plan": {**plan, "mix": {"dragon": 1.0}}})
+            bad = await mcp.call_tool("set_director_plan", {**plan, "mix": {"dragon": 1.0}})
             assert bad.is_error and "dragon" in bad.content[0].text
             shot = await mcp.call_tool("screenshot", {})
             assert shot.is_error and "headless" in shot.content[0].text
 
     anyio.run(scenario)
     assert session.director.accepted >= 1 and session.director.rejected >= 1
+    # MCP served the very objects the in-game agents call
+    agents = session.runtime.orchestrator.tools
+    assert [t.name for t in session.mcp.served] == session.mcp.tools
+    assert all(t is agents[t.name] for t in session.mcp.served)

@@ -8,7 +8,8 @@ from typing import Any
 import pytest
 from mcp_glue import TOKEN, HeadlessGame
 
-from coreai.mcp import McpServerThread, McpServices, McpSettings
+from coreai.mcp import McpServerThread, McpSettings
+from coreai.tools.base import Tool
 
 
 @pytest.fixture
@@ -26,9 +27,9 @@ ServerFactory = Callable[..., McpServerThread]
 def start_server(game: HeadlessGame) -> Iterator[ServerFactory]:
     started: list[McpServerThread] = []
 
-    def make(services: McpServices, **settings: Any) -> McpServerThread:
+    def make(tools: list[Tool], **settings: Any) -> McpServerThread:
         cfg = McpSettings.model_validate({"enabled": True, "port": 0, "token": TOKEN, **settings})
-        server = McpServerThread(cfg, services, game.queue)
+        server = McpServerThread(cfg, tools, game.queue)
         server.start()
         started.append(server)
         return server

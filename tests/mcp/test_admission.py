@@ -15,8 +15,9 @@ import pytest
 from loguru import logger
 from mcp_glue import TOKEN
 
-from coreai.mcp import McpServices, SkillLibrary
+from coreai.mcp import SkillLibrary
 from coreai.mcp.admission import AdmissionMiddleware
+from coreai.tools.view_tools import read_skill_tool
 
 MIB4 = 4 * 1024 * 1024
 INIT = {
@@ -33,7 +34,7 @@ INIT = {
 
 @pytest.fixture
 def server(start_server: Any) -> Any:
-    return start_server(McpServices(read_skill=SkillLibrary()))
+    return start_server([read_skill_tool(SkillLibrary())])
 
 
 def post(server: Any, *, body: bytes | None = None, **headers: str | None) -> httpx2.Response:
@@ -135,7 +136,7 @@ def test_auth_disabled_admits_without_token_and_keeps_warning(start_server) -> N
     )
     try:
         server = start_server(
-            McpServices(read_skill=SkillLibrary()),
+            [read_skill_tool(SkillLibrary())],
             token=None,
             auth_disabled=True,
             auth_warning_interval_s=0.001,

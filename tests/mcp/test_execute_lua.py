@@ -14,7 +14,7 @@ import pytest
 from mcp_glue import HeadlessGame, mcp_session
 
 from coreai.commands import CallOnMain
-from coreai.mcp import McpServices
+from coreai.tools.lua_tools import execute_lua_tool
 
 try:
     from coreai.lua.manager import ModManager
@@ -64,11 +64,11 @@ def test_execute_lua_spawns_an_enemy_the_simulation_contains(game, start_server,
         CallOnMain(fn=lambda: ModManager(host, roots=[mods_root], user_root=mods_root)), timeout=10
     )
 
-    def execute_lua(code: str, mod: str) -> dict[str, Any]:
+    def execute_lua(code: str, sandbox: str, trace_id: str | None) -> dict[str, Any]:
         assert game.on_main()
-        return manager.execute(code, mod).model_dump(mode="json")
+        return manager.execute(code, sandbox, trace_id=trace_id).model_dump(mode="json")
 
-    server = start_server(McpServices(execute_lua=execute_lua))
+    server = start_server([execute_lua_tool(execute_lua)])
     spawn = (
         "local s = game.state()\n"
         "local ids = coreai_world_spawn('grunt', s.player.x + 150, s.player.y, 2)\n"

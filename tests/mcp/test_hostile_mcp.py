@@ -16,15 +16,16 @@ from mcp_glue import TOKEN
 from test_admission import INIT, post
 
 from coreai.mainloop import MainLoopQueue
-from coreai.mcp import McpServerThread, McpServices, McpSettings, SkillLibrary
+from coreai.mcp import McpServerThread, McpSettings, SkillLibrary
 from coreai.mcp.rpcbody import check_body
 from coreai.mcp.token import ENV_TOKEN, announce, resolve_token
+from coreai.tools.view_tools import read_skill_tool
 from coreai.world import CoreAiBindings
 
 
 @pytest.fixture
 def server(start_server: Any) -> Any:
-    return start_server(McpServices(read_skill=SkillLibrary()))
+    return start_server([read_skill_tool(SkillLibrary())])
 
 
 def _rpc_error(r: httpx2.Response) -> dict[str, Any]:
@@ -87,7 +88,7 @@ def test_starting_the_server_writes_the_warning_and_token_lines_to_stderr(
 ) -> None:
     monkeypatch.setenv(ENV_TOKEN, "tiny")
     cfg = McpSettings(enabled=True, port=0)
-    server = McpServerThread(cfg, McpServices(read_skill=SkillLibrary()), MainLoopQueue(CoreAiBindings()))
+    server = McpServerThread(cfg, [read_skill_tool(SkillLibrary())], MainLoopQueue(CoreAiBindings()))
     server.start()
     try:
         err = capfd.readouterr().err

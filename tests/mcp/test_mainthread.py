@@ -16,9 +16,9 @@ from mcp_glue import TOKEN, HeadlessGame, mcp_session
 
 from coreai.errors import MainLoopTimeout, TaskCancelled
 from coreai.mainloop import MainLoopQueue
-from coreai.mcp import McpServices
 from coreai.mcp.mainthread import CLIENT_GONE, MainThreadBridge
 from coreai.world import CoreAiBindings
+from game.ai.mcp_services import director_state_tool
 
 
 class Recorder:
@@ -43,7 +43,7 @@ def wait_until(predicate: Any, timeout_s: float = 5.0) -> None:
 
 def test_paused_loop_fails_with_the_cause_and_the_call_never_runs_later(game, start_server) -> None:
     rec = Recorder(game)
-    server = start_server(McpServices(get_director_state=rec), call_timeout_s=0.5)
+    server = start_server([director_state_tool(rec)], call_timeout_s=0.5)
     game.pause()
 
     async def paused_call() -> MCPError:
@@ -94,7 +94,7 @@ def test_a_loop_that_never_drains_is_named(tmp_path) -> None:
 
 def test_a_client_that_disconnects_abandons_its_queued_call(game, start_server) -> None:
     rec = Recorder(game)
-    server = start_server(McpServices(get_director_state=rec), call_timeout_s=30)
+    server = start_server([director_state_tool(rec)], call_timeout_s=30)
     game.pause()
     body = {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "get_director_state"}}
     headers = {
@@ -113,7 +113,7 @@ def test_a_client_that_disconnects_abandons_its_queued_call(game, start_server) 
 def test_a_client_timeout_with_the_session_still_open_cancels_the_queued_call(game, start_server) -> None:
     """The SDK client's read timeout sends notifications/cancelled on another POST; the call must not run."""
     rec = Recorder(game)
-    server = start_server(McpServices(get_director_state=rec), call_timeout_s=30)
+    server = start_server([director_state_tool(rec)], call_timeout_s=30)
     game.pause()
 
     async def main() -> None:
@@ -170,7 +170,7 @@ def test_client_gone_event_cancels_without_waiting_for_the_timeout() -> None:
 
 def test_stopping_the_server_resolves_everything_still_queued(game, start_server) -> None:
     rec = Recorder(game)
-    server = start_server(McpServices(get_director_state=rec), call_timeout_s=60)
+    server = start_server([director_state_tool(rec)], call_timeout_s=60)
     game.pause()
     errors: list[BaseException] = []
 
@@ -206,7 +206,7 @@ def test_work_runs_on_the_main_thread_only(game, start_server) -> None:
         seen.append(threading.get_ident())
         return {}
 
-    server = start_server(McpServices(get_director_state=where))
+    server = start_server([director_state_tool(where)])
 
     async def main() -> None:
         async with mcp_session(server.url) as session:

@@ -18,8 +18,10 @@ from mcp_glue import TOKEN, mcp_session
 from PIL import Image
 
 from coreai.mainloop import MainLoopQueue
-from coreai.mcp import McpServerThread, McpServices, McpSettings
+from coreai.mcp import McpServerThread, McpSettings
 from coreai.settings import MainLoopSettings
+from coreai.tools.view_tools import screenshot_tool
+from coreai.tools.world_tools import world_command_tool
 from coreai.world import CoreAiBindings
 
 pytestmark = pytest.mark.window
@@ -56,9 +58,8 @@ def test_screenshot_of_the_real_window_decodes(saves_dir) -> None:
         arcade.get_image().convert("RGB").save(out, format="PNG")
         return out.getvalue()
 
-    server = McpServerThread(
-        McpSettings(port=0, token=TOKEN), McpServices(screenshot=screenshot, world_commands=True), queue
-    )
+    tools = [screenshot_tool(screenshot), world_command_tool(bindings)]
+    server = McpServerThread(McpSettings(port=0, token=TOKEN), tools, queue)
     server.start()
     results: dict[str, Any] = {}
 

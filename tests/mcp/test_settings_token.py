@@ -10,9 +10,10 @@ from pydantic import ValidationError
 
 from coreai.errors import McpError, SettingsError
 from coreai.mainloop import MainLoopQueue
-from coreai.mcp import McpServerThread, McpServices, McpSettings, SkillLibrary
+from coreai.mcp import McpServerThread, McpSettings, SkillLibrary
 from coreai.mcp.client_configs import CLIENTS, client_config
 from coreai.mcp.token import ENV_TOKEN, connect_instructions, resolve_token
+from coreai.tools.view_tools import read_skill_tool
 from coreai.world import CoreAiBindings
 
 
@@ -32,7 +33,7 @@ def test_binding_a_public_address_is_refused_with_a_clear_error() -> None:
         McpSettings(host="0.0.0.0")
     sneaky = McpSettings.model_construct(host="0.0.0.0")  # bypassing validation still cannot bind it
     with pytest.raises(SettingsError, match="loopback only"):
-        McpServerThread(sneaky, McpServices(), MainLoopQueue(CoreAiBindings()))
+        McpServerThread(sneaky, [], MainLoopQueue(CoreAiBindings()))
 
 
 def test_token_order_setting_then_env_then_random(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -70,7 +71,7 @@ def test_start_logs_the_token_and_client_lines_once(monkeypatch: pytest.MonkeyPa
         lambda m: lines.append(str(m)), level="INFO", filter=lambda r: r["extra"].get("feature") == "mcp"
     )
     server = McpServerThread(
-        McpSettings(port=0), McpServices(read_skill=SkillLibrary()), MainLoopQueue(CoreAiBindings())
+        McpSettings(port=0), [read_skill_tool(SkillLibrary())], MainLoopQueue(CoreAiBindings())
     )
     try:
         server.start()
@@ -92,13 +93,13 @@ def test_a_busy_port_is_a_clear_error() -> None:
         taken.bind(("127.0.0.1", 0))
         taken.listen(1)
         port = taken.getsockname()[1]
-        server = McpServerThread(McpSettings(port=port), McpServices(), MainLoopQueue(CoreAiBindings()))
+        server = McpServerThread(McpSettings(port=port), [], MainLoopQueue(CoreAiBindings()))
         with pytest.raises(McpError, match=f"cannot listen on 127.0.0.1:{port}"):
             server.start()
 
 
 def test_stop_is_idempotent_and_start_twice_is_refused() -> None:
-    server = McpServerThread(McpSettings(port=0), McpServices(), MainLoopQueue(CoreAiBindings()))
+    server = McpServerThread(McpSettings(port=0), [], MainLoopQueue(CoreAiBindings()))
     server.start()
     with pytest.raises(McpError, match="already started"):
         server.start()

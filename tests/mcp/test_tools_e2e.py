@@ -20,9 +20,14 @@ from pydantic import ValidationError
 
 from coreai.commands import CallOnMain
 from coreai.errors import CommandRejected
-from coreai.mcp import McpServices, SkillLibrary
-from coreai.mcp.services import MOD_OPS
-from game.director.plan import DirectorKnobs, DirectorPlan, plan_json_schema
+from coreai.mcp import SkillLibrary
+from coreai.tools.base import Tool
+from coreai.tools.lua_tools import MOD_OPS, execute_lua_tool, get_mod_logs_tool, manage_mods_tool
+from coreai.tools.view_tools import read_skill_tool, screenshot_tool
+from coreai.tools.world_tools import world_command_tool
+from game.ai.director_agent import PlanCapture, plan_tool
+from game.ai.mcp_services import director_state_tool
+from game.director.plan import DirectorKnobs, DirectorPlan
 
 ALL_TOOLS = {
     "execute_lua",
@@ -78,20 +83,27 @@ def skills_dir(tmp_path: Path) -> Path:
     return d
 
 
-def full_services(
+def full_tools(
     game: HeadlessGame, tmp_path: Path, mods: ModStoreFake, director: DirectorStandIn
-) -> McpServices:
-    return McpServices(
-        execute_lua=lambda code, mod: {"ok": True, "mod": mod, "echo": code[:20], "main": game.on_main()},
-        manage_mods=mods.manage,
-        get_mod_logs=mods.get_logs,
-        read_skill=SkillLibrary(skills_dir(tmp_path)),
-        world_commands=True,
-        screenshot=game.render_png,
-        get_director_state=director.state,
-        set_director_plan=director.set_plan,
-        director_plan_schema=plan_json_schema(game.world.prefabs.names, ["meteor_shower"]),
-    )
+) -> list[Tool]:
+    """The same Tool objects the in-game agents use, over stand-in services."""
+    return [
+        execute_lua_tool(
+            lambda code, sandbox, trace: {
+                "ok": True,
+                "mod": sandbox,
+                "echo": code[:20],
+                "main": game.on_main(),
+            }
+        ),
+        manage_mods_tool(mods.manage),
+        get_mod_logs_tool(mods.get_logs),
+        read_skill_tool(SkillLibrary(skills_dir(tmp_path))),
+        world_command_tool(game.bindings),
+        screenshot_tool(game.render_png),
+        director_state_tool(director.state),
+        plan_tool(game.world.prefabs.names, ["meteor_shower"], PlanCapture(), director.set_plan),
+    ]
 
 
 def run(coro_fn: Any, timeout_s: float = 60.0) -> Any:
@@ -108,7 +120,7 @@ def text_of(result: Any) -> str:
 
 def test_initialize_and_list_tools_with_schemas(game, start_server, tmp_path) -> None:
     director = DirectorStandIn(game)
-    server = start_server(full_services(game, tmp_path, ModStoreFake(game), director))
+    server = start_server(full_tools(game, tmp_path, ModStoreFake(game), director))
 
     async def main() -> dict[str, Any]:
         async with mcp_session(server.url) as session:
@@ -126,13 +138,15 @@ def test_initialize_and_list_tools_with_schemas(game, start_server, tmp_path) ->
     assert tools["manage_mods"].input_schema["properties"]["op"]["enum"] == list(MOD_OPS)
     assert tools["execute_lua"].input_schema["required"] == ["code"]
     assert tools["read_skill"].description and "lua_modding" in tools["read_skill"].description
-    plan_schema = tools["set_director_plan"].input_schema["properties"]["plan"]
+    plan_schema = tools["set_director_plan"].input_schema  # the plan's own fields, as in-game agents see them
     assert plan_schema["properties"]["pressure"]["enum"] == ["ease_off", "hold", "raise", "spike"]
     assert plan_schema["required"] == ["pressure", "reason"]
+    assert props["limit"]["maximum"] == 500 and props["limit"]["default"] == 20
+    assert "sandbox" in tools["execute_lua"].input_schema["properties"]
 
 
-def test_tools_exist_only_for_present_services(game, start_server) -> None:
-    server = start_server(McpServices(read_skill=SkillLibrary()))
+def test_only_the_given_tools_are_served(game, start_server) -> None:
+    server = start_server([read_skill_tool(SkillLibrary())])
 
     async def main() -> list[str]:
         async with mcp_session(server.url) as session:
@@ -142,7 +156,7 @@ def test_tools_exist_only_for_present_services(game, start_server) -> None:
 
 
 def test_world_command_spawns_enemies_the_simulation_contains(game, start_server, tmp_path) -> None:
-    server = start_server(McpServices(world_commands=True))
+    server = start_server([world_command_tool(game.bindings)])
 
     async def main() -> dict[str, Any]:
         async with mcp_session(server.url) as session:
@@ -194,7 +208,7 @@ def test_world_command_spawns_enemies_the_simulation_contains(game, start_server
 
 
 def test_screenshot_returns_a_png_that_decodes(game, start_server) -> None:
-    server = start_server(McpServices(screenshot=game.render_png))
+    server = start_server([screenshot_tool(game.render_png)])
 
     async def main() -> tuple[Any, Any]:
         async with mcp_session(server.url) as session:
@@ -219,7 +233,7 @@ def test_screenshot_without_a_window_names_the_reason(game, start_server) -> Non
     def no_window(_max: int) -> bytes:
         raise CommandRejected("screenshot", "no window: the game runs headless")
 
-    server = start_server(McpServices(screenshot=no_window))
+    server = start_server([screenshot_tool(no_window)])
 
     async def main() -> Any:
         async with mcp_session(server.url) as session:
@@ -232,7 +246,7 @@ def test_screenshot_without_a_window_names_the_reason(game, start_server) -> Non
 def test_read_skill_mods_logs_and_director(game, start_server, tmp_path) -> None:
     mods = ModStoreFake(game)
     director = DirectorStandIn(game)
-    server = start_server(full_services(game, tmp_path, mods, director))
+    server = start_server(full_tools(game, tmp_path, mods, director))
 
     async def main() -> dict[str, Any]:
         async with mcp_session(server.url) as session:
@@ -249,10 +263,8 @@ def test_read_skill_mods_logs_and_director(game, start_server, tmp_path) -> None
                 "logs": await call("get_mod_logs", {"mod": "ring", "limit": 5}),
                 "lua": await call("execute_lua", {"code": "report('x')"}),
                 "state0": await call("get_director_state", {}),
-                "plan": await call(
-                    "set_director_plan", {"plan": {"pressure": "raise", "reason": "too calm"}}
-                ),
-                "badplan": await call("set_director_plan", {"plan": {"pressure": "nuke", "reason": "x"}}),
+                "plan": await call("set_director_plan", {"pressure": "raise", "reason": "too calm"}),
+                "badplan": await call("set_director_plan", {"pressure": "nuke", "reason": "x"}),
                 "state1": await call("get_director_state", {}),
             }
 
@@ -281,17 +293,18 @@ def test_read_skill_mods_logs_and_director(game, start_server, tmp_path) -> None
 def test_arguments_are_validated_before_reaching_the_game(game, start_server) -> None:
     calls: list[str] = []
 
-    def execute_lua(code: str, mod: str) -> dict[str, Any]:
+    def execute_lua(code: str, sandbox: str, trace_id: str | None) -> dict[str, Any]:
         calls.append(code)
         return {}
 
-    server = start_server(McpServices(execute_lua=execute_lua))
+    server = start_server([execute_lua_tool(execute_lua)])
 
     async def main() -> list[Any]:
         async with mcp_session(server.url) as session:
             return [
                 await session.call_tool("execute_lua", {"code": ""}),
-                await session.call_tool("execute_lua", {"code": "x", "mod": "../../etc"}),
+                await session.call_tool("execute_lua", {"code": "x", "sandbox": "../../etc"}),
+                await session.call_tool("execute_lua", {"code": "x", "mod": "old_name"}),
                 await session.call_tool("execute_lua", {"code": "x" * 70_000}),
             ]
 
@@ -301,7 +314,7 @@ def test_arguments_are_validated_before_reaching_the_game(game, start_server) ->
 
 
 def test_unknown_tool_is_an_error(game, start_server) -> None:
-    server = start_server(McpServices(read_skill=SkillLibrary()))
+    server = start_server([read_skill_tool(SkillLibrary())])
 
     async def main() -> Any:
         async with mcp_session(server.url) as session:
