@@ -122,6 +122,23 @@ class LogSettings(_Section):
     retention: int = Field(default=5, ge=1, le=100)
 
 
+KEY_NAME = r"^[A-Z][A-Z0-9_]{0,23}$"  # an arcade.key constant name: W, UP, SPACE, LSHIFT, KEY_1...
+KeyList = list[Annotated[str, Field(pattern=KEY_NAME)]]
+
+
+class KeyBindings(_Section):
+    """Keyboard bindings (arcade key names). The mouse aims and its left button shoots whatever these say;
+    Esc always pauses and leaves menus."""
+
+    move_up: KeyList = Field(default_factory=lambda: ["W", "UP"], max_length=4)
+    move_down: KeyList = Field(default_factory=lambda: ["S", "DOWN"], max_length=4)
+    move_left: KeyList = Field(default_factory=lambda: ["A", "LEFT"], max_length=4)
+    move_right: KeyList = Field(default_factory=lambda: ["D", "RIGHT"], max_length=4)
+    shoot: KeyList = Field(default_factory=lambda: ["SPACE"], max_length=4)
+    dash: KeyList = Field(default_factory=lambda: ["LSHIFT", "RSHIFT"], max_length=4)
+    pause: KeyList = Field(default_factory=lambda: ["P"], max_length=4)
+
+
 class GameSettings(_Section):
     """Game-side options (the options screen writes these). Each feature appends its own keys here."""
 
@@ -129,6 +146,19 @@ class GameSettings(_Section):
     pause_on_overlay: bool = True
     # The game-over analysis waits this long for the Analyzer, then shows the rules-based one.
     analysis_timeout_s: float = Field(default=25.0, ge=1.0, le=300.0)
+    # Options screen (O on the title and pause screens).
+    master_volume: float = Field(default=1.0, ge=0.0, le=1.0)
+    music_volume: float = Field(default=0.5, ge=0.0, le=1.0)
+    sfx_volume: float = Field(default=1.0, ge=0.0, le=1.0)
+    fullscreen: bool = False
+    screen_shake: bool = True
+    damage_flash: bool = True
+    ui_scale: float = Field(default=1.0, ge=0.75, le=1.5)
+    difficulty: Literal["easy", "normal", "hard"] = "normal"
+    pause_on_focus_loss: bool = True
+    gamepad: bool = True
+    gamepad_deadzone: float = Field(default=0.2, ge=0.0, le=0.9)
+    keys: KeyBindings = Field(default_factory=lambda: KeyBindings())
 
 
 class Settings(_Section):

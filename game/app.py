@@ -30,11 +30,14 @@ from loguru import logger
 from coreai.errors import CoreAIError
 from coreai.paths import screenshots_dir
 from coreai.persist import atomic_write_bytes
+from coreai.settings import GameSettings, KeyBindings
 from game import hotkeys as hk
 from game.audio import Audio
 from game.bot import Bot
+from game.controls import Controls, Gamepad, key_label
 from game.headless import RunSummary, summarize
 from game.options import LaunchOptions
+from game.prefs import GamePrefs
 from game.render import palette
 from game.render.overlays import HelpOverlay, Overlay, OverlayStack
 from game.render.toasts import Toasts
@@ -67,9 +70,11 @@ class GameApp:
         world_factory: WorldFactory | None = None,
         audio: Audio | None = None,
         on_finish: Callable[[], None] | None = None,
+        prefs: GamePrefs | None = None,
     ) -> None:
         self.options = options
         self.window = window
+        self.prefs = prefs or GamePrefs()  # [game] settings: the options screen edits and saves them
         window.background_color = palette.BACKGROUND
         arcade.resources.load_kenney_fonts()  # the heading font (palette.FONT_DISPLAY)
         self.time_limit: float | None = options.seconds
@@ -107,6 +112,12 @@ class GameApp:
         # The AI panels set it from the settings file; the options screen may flip it live.
         self.pause_on_overlay = True
         self._bind_hotkeys()
+        self._pause_keys: tuple[int, ...] = hk.PAUSE_KEYS
+        self._ui_camera: arcade.Camera2D | None = None
+        self.arena.input.gamepad = Gamepad(self.prefs.settings.gamepad)
+        # told after the options change (the AI session follows the difficulty preset)
+        self.prefs_hooks: list[Callable[[GameSettings], None]] = []
+        self.prefs.apply_to(self, fullscreen=False)  # the window was opened with the fullscreen option
 
     # ------------------------------------------------------------------ public API for other parts
     def show_toast(self, text: str, seconds: float = 3.0, color: Color = palette.TEXT) -> None:
@@ -156,6 +167,9 @@ class GameApp:
     def start(self) -> None:
         for warning in self.saves_warnings():
             self.show_toast(warning, 8.0, palette.WARN)
+        if self.prefs.warning:
+            self.show_toast(self.prefs.warning, 8.0, palette.WARN)
+        self.audio.start_music()
         self.show_title()
 
     def show_title(self) -> None:
@@ -302,6 +316,63 @@ class GameApp:
         r.set_handler(hk.MUTE, self.toggle_mute)
         r.set_handler(hk.FPS, self.toggle_fps)
 
+    # ------------------------------------------------------------------ options
+    def show_options(self) -> None:
+        """The options screen; Esc returns to the screen it was opened from (the arena stays paused)."""
+        from game.views.options import OptionsView
+
+        back = self.window.current_view
+        if isinstance(back, OptionsView):
+            return
+        if back is self.arena:
+            self.arena.set_paused(True)
+        self.window.show_view(OptionsView(self, back))
+
+    def apply_controls(self, bindings: KeyBindings) -> None:
+        """Use these key bindings now: the arena's input, the pause hotkey, the labels in the F1 help."""
+        controls = Controls(bindings)
+        self.arena.input.controls = controls
+        self.arena.input.clear()
+        pause = (*controls.keys("pause"), arcade.key.ESCAPE)
+        if pause != self._pause_keys:
+            for k in self._pause_keys:
+                self.hotkeys.unregister(k)
+            self.hotkeys.register(pause, "Pause / resume", self.toggle_pause)
+            self._pause_keys = pause
+        moves = ("move_up", "move_left", "move_down", "move_right")
+        labels = {
+            "Move": " ".join(key_label((getattr(bindings, a) or ["?"])[0]) for a in moves),
+            "Shoot (hold)": f"Left mouse / {controls.label('shoot')}",
+            "Dash (brief invulnerability)": controls.label("dash"),
+        }
+        for entry in self.hotkeys.entries:
+            if entry.kind == "control" and entry.description in labels:
+                entry.label = labels[entry.description]
+        self.hotkeys.version += 1
+        self.arena.set_pause_label(controls.label("pause"))
+
+    def set_fullscreen(self, on: bool) -> None:
+        try:
+            self.window.set_fullscreen(on)
+        except Exception as exc:  # headless or a display that refuses: stay windowed
+            self.show_toast(f"fullscreen unavailable: {exc}", 3.0, palette.WARN)
+
+    def use_ui_camera(self) -> float:
+        """Switch to the camera that draws the HUD at the player's UI scale; returns the scale (the HUD lays
+        itself out in window size / scale)."""
+        scale = self.prefs.settings.ui_scale
+        if abs(scale - 1.0) < 1e-3:
+            return 1.0
+        cam = self._ui_camera
+        if cam is None:
+            cam = self._ui_camera = arcade.Camera2D()
+        cam.match_window()
+        w, h = self.window.width, self.window.height
+        cam.zoom = scale
+        cam.position = (w / (2 * scale), h / (2 * scale))
+        cam.use()
+        return scale
+
     def toggle_pause(self) -> None:
         if self.window.current_view is self.arena:
             self.arena.toggle_pause()
@@ -371,11 +442,11 @@ def run_window(
     on_ready: Callable[[GameApp], None] | None = None,
 ) -> RunSummary | None:
     """Open the game window, play, and return the last run's summary (None if no run was started)."""
-    window = arcade.Window(
-        SCREEN_W, SCREEN_H, TITLE, fullscreen=options.fullscreen, resizable=True, vsync=True
-    )
+    prefs = GamePrefs()
+    fullscreen = options.fullscreen or prefs.settings.fullscreen
+    window = arcade.Window(SCREEN_W, SCREEN_H, TITLE, fullscreen=fullscreen, resizable=True, vsync=True)
     window.set_minimum_size(960, 600)
-    app = GameApp(options, window, world_factory=world_factory, on_finish=window.close)
+    app = GameApp(options, window, world_factory=world_factory, on_finish=window.close, prefs=prefs)
     if on_ready is not None:
         on_ready(app)
     app.start()

@@ -4,7 +4,9 @@ Thousands of hits per second must not become thousands of sounds, so every cue h
 cap on how often it may play per second; louder volume stands in for "many at once". Sound is off when
 the game runs headless (``ARCADE_HEADLESS``) or muted; a missing audio device only disables sound (logged
 once).
-Sounds load lazily on the main thread, the first time they are needed.
+Sounds load lazily on the main thread, the first time they are needed. The options screen sets the
+master, music and sound-effect volumes (``set_volumes``); a cue plays at cue volume x master x sfx, the
+music loop at master x music.
 """
 
 from __future__ import annotations
@@ -77,6 +79,7 @@ def headless() -> bool:
 
 
 Player = Callable[[str, float], None]  # (cue name, volume) -> play it
+MUSIC = ":resources:music/funkyrobot.mp3"  # Kenney, CC0; looped under the title and the arena
 
 
 class Audio:
@@ -89,9 +92,15 @@ class Audio:
         player: Player | None = None,
         clock: Callable[[], float] = time.monotonic,
         master_volume: float = 1.0,
+        sfx_volume: float = 1.0,
+        music_volume: float = 0.5,
     ) -> None:
         self.enabled = player is not None or not (muted or headless())
         self.master_volume = master_volume
+        self.sfx_volume = sfx_volume
+        self.music_volume = music_volume
+        self._music: Any = None  # the looping pyglet player
+        self._music_broken = headless() or player is not None
         self.limiter = RateLimiter(clock)
         self.player: Player = player or self._play_arcade
         self._sounds: dict[str, Any] = {}
@@ -102,7 +111,35 @@ class Audio:
     # ------------------------------------------------------------------ public
     def toggle_mute(self) -> bool:
         self.enabled = not self.enabled
+        if self._music is not None:
+            self._music.volume = self.music_level if self.enabled else 0.0
         return self.enabled
+
+    @property
+    def music_level(self) -> float:
+        return self.master_volume * self.music_volume
+
+    def set_volumes(self, *, master: float, music: float, sfx: float) -> None:
+        self.master_volume, self.music_volume, self.sfx_volume = master, music, sfx
+        if self._music is not None:
+            try:
+                self._music.volume = self.music_level if self.enabled else 0.0
+            except Exception as exc:
+                log.warning("music volume not set: {}", exc)
+
+    def start_music(self) -> None:
+        """Loop the music (main thread); a missing decoder or device only leaves the game without music."""
+        if self._music is not None or self._music_broken:
+            return
+        try:
+            import arcade
+
+            sound = arcade.load_sound(MUSIC, streaming=True)
+            level = self.music_level if self.enabled else 0.0
+            self._music = arcade.play_sound(sound, volume=level, loop=True)
+        except Exception as exc:
+            self._music_broken = True
+            log.info("no music: {}", exc)
 
     def play(self, name: str, weight: float = 1.0) -> bool:
         """Play a cue unless muted or throttled; ``weight`` (how many happened at once) raises the volume."""
@@ -113,7 +150,10 @@ class Audio:
             self.suppressed += 1
             return False
         boost = 1.0 + 0.35 * math.log2(max(1.0, weight))
-        self.player(name, min(1.0, cue.volume * boost * self.master_volume))
+        volume = min(1.0, cue.volume * boost * self.master_volume * self.sfx_volume)
+        if volume <= 0.0:
+            return False
+        self.player(name, volume)
         self.played += 1
         return True
 

@@ -37,7 +37,9 @@ from game.analysis.ledger import RunLedger
 from game.bindings import GameWorldExecutor, WorldHandle
 from game.director.director import Director
 from game.director.memory import DirectorMemory
+from game.director.rules import RulesSource
 from game.director.runner import attach_trajectory
+from game.director.source import PlanSource
 from game.director.trajectory import TrajectoryWriter
 from game.options import LaunchOptions
 from game.sim import events as ev
@@ -94,8 +96,10 @@ class AiSession:
         # director: static, rules, and one mode per chat backend
         prefabs = PrefabRegistry.load()
         self.capture = PlanCapture()
-        self.plan_sources = tuple(
-            AgentPlanSource(self.runtime, n, self.capture) for n in self.backends.registry
+        self.difficulty = self.settings.game.difficulty  # the options screen updates it (wiring.attach)
+        self.plan_sources: tuple[PlanSource, ...] = (
+            RulesSource(lambda: self.difficulty),
+            *(AgentPlanSource(self.runtime, n, self.capture) for n in self.backends.registry),
         )
         self.director = Director("rules", sources=self.plan_sources, memory=DirectorMemory.persistent())
         if options.director in self.director.modes():

@@ -47,6 +47,8 @@ def attach(app: GameApp, session: AiSession) -> None:
     arena.pause_hooks.append(session.set_paused)
     app.record_hooks.append(session.run_over)
     session.screenshot = lambda res: frame_png(app, res)
+    session.difficulty = app.prefs.settings.difficulty  # the player's preset drives the rules director
+    app.prefs_hooks.append(lambda prefs: setattr(session, "difficulty", prefs.difficulty))
     try:
         from game.render.ai_panels import install
     except ImportError as exc:  # the panels are optional: the AI runs without them

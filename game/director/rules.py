@@ -13,15 +13,21 @@ Policy, first match wins:
    ``COAST_DAMAGE_15S`` of a bar lost in 15 s, at most ``COAST_NEAR_MAX`` enemies near): ``spike`` with a
    swarm; under-challenged (intensity under ``RAISE_INTENSITY``, HP at least ``RAISE_HP``, little recent
    damage): ``raise``; otherwise ``hold``.
+
+The player's difficulty preset (``[game] difficulty``, ``game.difficulty``) scales the intensity targets
+(``COAST_INTENSITY``, ``RAISE_INTENSITY``) and the HP thresholds of Recovery (``LOW_HP``, ``BOSS_LOW_HP``);
+``normal`` is the tuned policy unchanged.
 """
 
 from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable
 from concurrent.futures import Future
 from typing import Any
 
+from game.difficulty import NORMAL, Preset, preset
 from game.director.knobs import KNOB, MIX_WEIGHT
 from game.director.pacing import PacingState
 from game.director.plan import Pressure
@@ -52,37 +58,38 @@ _ANNOUNCER: dict[str, str] = {
 }
 
 
-def _choose(s: DirectorSituation) -> tuple[Pressure, str]:
+def _choose(s: DirectorSituation, p: Preset = NORMAL) -> tuple[Pressure, str]:
     snap = s.snapshot
     if snap.seconds_since_death < RECENT_DEATH_S:
         return "ease_off", f"player died {snap.seconds_since_death:.0f}s ago: give room to recover"
-    if snap.hp_fraction < LOW_HP:
+    if snap.hp_fraction < LOW_HP * p.ease_hp:
         return "ease_off", f"player at {snap.hp_fraction:.0%} HP: ease off"
     if snap.damage_15s > HEAVY_DAMAGE_15S:
         return "ease_off", f"player lost {snap.damage_15s:.0%} HP in 15s: ease off"
     if snap.time < WARMUP_S:
         return "hold", f"only {snap.time:.0f}s in: too early to judge"
     if snap.boss_alive:
-        if snap.hp_fraction < BOSS_LOW_HP:
+        if snap.hp_fraction < BOSS_LOW_HP * p.ease_hp:
             return "ease_off", "boss fight at low HP: thin out the adds"
         return "hold", "boss alive: the boss is the pressure"
     if s.pacing is not PacingState.BUILD_UP:
         return "hold", f"pacing is in {s.pacing.value}: let the loop run"
     if (
-        s.intensity < COAST_INTENSITY
+        s.intensity < COAST_INTENSITY * p.intensity
         and snap.hp_fraction >= COAST_HP
         and snap.damage_15s < COAST_DAMAGE_15S
         and snap.enemies_near <= COAST_NEAR_MAX
     ):
         return "spike", f"player coasting (intensity {s.intensity:.2f}, {snap.hp_fraction:.0%} HP): spike"
-    if s.intensity < RAISE_INTENSITY and snap.hp_fraction >= RAISE_HP and snap.damage_15s < RAISE_DAMAGE_15S:
+    calm = snap.hp_fraction >= RAISE_HP and snap.damage_15s < RAISE_DAMAGE_15S
+    if s.intensity < RAISE_INTENSITY * p.intensity and calm:
         return "raise", f"under-challenged (intensity {s.intensity:.2f}): raise"
     return "hold", f"intensity {s.intensity:.2f} in build-up: hold"
 
 
-def decide(s: DirectorSituation) -> dict[str, Any]:
+def decide(s: DirectorSituation, p: Preset = NORMAL) -> dict[str, Any]:
     """The rules plan for ``s`` as the tool-argument dict (validated and clamped by the director)."""
-    pressure, reason = _choose(s)
+    pressure, reason = _choose(s, p)
     k = s.knobs
     plan: dict[str, Any] = {"pressure": pressure, "reason": reason[:120], "announcer": _ANNOUNCER[pressure]}
     allowed = set(s.prefabs)
@@ -113,9 +120,12 @@ class RulesSource:
 
     name = "rules"
 
+    def __init__(self, difficulty: Callable[[], str] | None = None) -> None:
+        self.difficulty = difficulty or (lambda: "normal")  # the player's preset, read at each decision
+
     def request(self, req: PlanRequest) -> Future[PlanReply]:
         start = time.perf_counter()
-        plan = decide(req.situation)
+        plan = decide(req.situation, preset(self.difficulty()))
         fut: Future[PlanReply] = Future()
         fut.set_result(
             PlanReply(

@@ -91,7 +91,7 @@ class ArenaView(AppView):
             color=palette.ACCENT,
         )
         self._pause_hint = ShadowLabel(
-            "P / Esc  resume      F5  restart      F1  help",
+            "P / Esc  resume      O  options      F5  restart      F1  help",
             0,
             0,
             font_size=13,
@@ -150,7 +150,10 @@ class ArenaView(AppView):
         while self._acc >= DT and steps < MAX_STEPS_PER_FRAME and world.phase == "playing":
             if limit is not None and world.time >= limit - 1e-9:
                 break
-            inp = self.bot.act(world) if self.bot is not None else self.input.sample(self.rig.to_world)
+            if self.bot is not None:
+                inp = self.bot.act(world)
+            else:
+                inp = self.input.sample(self.rig.to_world, (world.player.x, world.player.y))
             events = world.step(inp)
             steps += 1
             self._acc -= DT
@@ -235,7 +238,8 @@ class ArenaView(AppView):
         self.scene.effects.update(dt, world)
         self.hud.update(dt, world)
         p = world.player
-        self.rig.follow(p.x, p.y, p.aim_angle, dt, self.scene.effects.shake_offset())
+        shake = self.scene.effects.shake_offset() if self.app.prefs.settings.screen_shake else (0.0, 0.0)
+        self.rig.follow(p.x, p.y, p.aim_angle, dt, shake)
         if self.app.time_limit is not None and world.time >= self.app.time_limit - 1e-9:
             self.app.time_up()
         elif world.phase == "upgrade":
@@ -271,17 +275,20 @@ class ArenaView(AppView):
                 activity = self.activity_source()
             except Exception as exc:
                 activity = f"(activity unavailable: {exc})"
+        prefs = self.app.prefs.settings
+        scale = self.app.use_ui_camera()  # the options screen's UI scale
         hud.draw(
             world,
-            play_w,
-            self.window.height,
+            play_w / scale,
+            self.window.height / scale,
             fps=self.app.fps.fps,
             show_fps=self.app.show_fps,
             activity=activity,
             badge=self.app.demo_badge,
-            damage_flash=scene.effects.damage_flash,
+            damage_flash=scene.effects.damage_flash if prefs.damage_flash else 0.0,
             t=self.t,
         )
+        self.window.default_camera.use()
 
     def draw_content(self) -> None:
         self.draw_world()
@@ -299,6 +306,9 @@ class ArenaView(AppView):
 
     # ------------------------------------------------------------------ input
     def handle_key(self, symbol: int, modifiers: int) -> bool:
+        if self.paused and symbol == arcade.key.O:
+            self.app.show_options()
+            return True
         if self.paused or self.held_by or self.bot is not None:
             return False
         return self.input.press(symbol)
@@ -320,6 +330,15 @@ class ArenaView(AppView):
     def on_mouse_release(self, x: int, y: int, button: int, modifiers: int) -> None:
         if button == arcade.MOUSE_BUTTON_LEFT:
             self.input.mouse_down = False
+
+    def set_pause_label(self, keys: str) -> None:
+        """The pause screen's hint names the pause key(s) the player bound."""
+        self._pause_hint.set(f"{keys} / Esc  resume      O  options      F5  restart      F1  help")
+
+    def on_deactivate(self) -> None:
+        """The window lost focus: pause a run the player is playing (``[game] pause_on_focus_loss``)."""
+        if self.bot is None and self.live and self.app.prefs.settings.pause_on_focus_loss:
+            self.set_paused(True)
 
     def on_show_view(self) -> None:
         self.window.set_mouse_visible(self.bot is not None)

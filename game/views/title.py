@@ -67,7 +67,7 @@ class TitleView(AppView):
         self.prompt = ShadowLabel("", 0, 0, font_size=20, anchor_x="center", bold=True, color=palette.TEXT)
         controls = (
             "WASD move      mouse aim      hold left mouse / Space shoot      Shift dash\n"
-            "P / Esc pause      F1 help      F2 screenshot      F5 restart      F11 fullscreen"
+            "P / Esc pause      O options      F1 help      F2 screenshot      F5 restart      F11 fullscreen"
         )
         self.controls = Label(
             controls,
@@ -136,6 +136,9 @@ class TitleView(AppView):
         self.controls.draw()
 
     def handle_key(self, symbol: int, modifiers: int) -> bool:
+        if symbol == K.O:
+            self.app.show_options()
+            return True
         if symbol in (K.ENTER, K.RETURN, K.NUM_ENTER, K.SPACE):
             self.app.new_run()
             return True
