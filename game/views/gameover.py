@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 
 DEMO_RESTART_S = 6.0
 PANEL_W, PANEL_H = 420.0, 380.0
-ANALYSIS_H = 96.0
+ANALYSIS_H = 112.0
 ANALYSIS_ROWS = 4
 
 
@@ -240,7 +240,7 @@ class GameOverView(AppView):
             lines += textwrap.wrap(para, 118) or []
         for i, lbl in enumerate(self.analysis_rows):
             lbl.set(lines[i] if i < len(lines) else "")
-            lbl.move(left + 24, bottom + ANALYSIS_H - 46 - 16 * i)
+            lbl.move(left + 24, bottom + ANALYSIS_H - 46 - 17 * i)
             lbl.draw()
         return bottom
 

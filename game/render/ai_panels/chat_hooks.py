@@ -29,10 +29,19 @@ def install_chat(app: GameApp, session: AiSession) -> ChatPanel:
     reg.register(K.ENTER, "Chat with an agent", panel.open, group=GROUP)
     app.window.push_handlers(on_mouse_press=panel.on_mouse_press)  # Stop / Send and the role tabs
     if session.shop is not None:
+        from game.render.coin_counter import CoinCounter
         from game.views.shop import ShopView
 
-        shop = ShopView(app, session.shop, talk=lambda: panel.open("Merchant", swallow="t"))
+        service = session.shop
+        shop = ShopView(app, service, talk=lambda: panel.open("Merchant", swallow="t"))
         app.after_upgrade = shop.offer
+
+        def coins() -> int | None:
+            view = app.window.current_view
+            live = app.arena.world is not None and app.arena.world.alive
+            return service.shop.purse.balance if live and view in (app.arena, app.upgrade) else None
+
+        app.overlays.items.insert(0, CoinCounter(coins))  # under every panel
 
     def analysis(summary: RunSummary) -> RunAnalysisView:
         from game.analysis.analyst import RunAnalysis

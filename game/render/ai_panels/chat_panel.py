@@ -25,7 +25,7 @@ from game.render.widgets import Label
 FONT_SIZE = 11
 ROW_H = 18.0
 MAX_ROWS = 18
-TAB_W = 104.0
+TAB_GAP = 6.0
 BUTTON_W = 78.0
 FUNCTION_KEYS = {getattr(arcade.key, f"F{i}") for i in range(1, 13)}
 SPEAKER_COLOURS: dict[Speaker, Color] = {
@@ -104,8 +104,9 @@ class ChatPanel:
         return (left + w - BUTTON_W - 12, bottom + 10, BUTTON_W, 26)
 
     def tab_rect(self, i: int) -> tuple[float, float, float, float]:
-        left, bottom, _, h = self.rect
-        return (left + 12 + i * (TAB_W + 6), bottom + h - 36, TAB_W, 26)
+        left, bottom, w, h = self.rect
+        tab_w = (w - 24 - TAB_GAP * (len(ROLES) - 1)) / len(ROLES)
+        return (left + 12 + i * (tab_w + TAB_GAP), bottom + h - 36, tab_w, 26)
 
     def on_mouse_press(self, x: float, y: float, button: int, modifiers: int) -> bool:
         """Stop / Send and the role tabs; True when the click was the panel's."""
@@ -179,7 +180,7 @@ class ChatPanel:
         self.button.set("Stop" if m.busy else "Send")
         self.button.move(bl + bw / 2, bb + bh / 2)
         arcade.draw_lbwh_rectangle_filled(left + 2, bottom + 40, pw - 4, 1, palette.PANEL_EDGE)
-        self.hint.move(left + pw - 16, bottom + ph - 52)
+        self.hint.move(left + pw - BUTTON_W - 28, bottom + 46)
         self.text.draw()
 
     def _status_text(self) -> str:
