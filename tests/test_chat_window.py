@@ -141,6 +141,23 @@ def test_esc_and_the_stop_button_stop_a_reply_within_half_a_second(
     assert not chat.visible, "Esc with nothing coming closes the panel"
 
 
+def test_the_game_holds_while_the_chat_is_open(make_app: Callable[..., GameApp], session: AiSession) -> None:
+    app, _, chat = start(make_app, session)
+    world = app.arena.world
+    assert world is not None and not chat.visible
+    frames(app, 10)
+    t = world.time
+    assert t > 0
+    press(app, K.T)
+    frames(app, 30)
+    assert world.time == t, "no simulation while the chat is open"
+    render(app)
+    assert app.arena.held_by == "chat"
+    press(app, K.ESCAPE)
+    frames(app, 10)
+    assert world.time > t
+
+
 def reach_the_shop(app: GameApp) -> ShopView:
     world = app.arena.world
     assert world is not None
