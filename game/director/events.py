@@ -95,7 +95,7 @@ class EventRegistry:
 
 
 def no_boss(world: World) -> str | None:
-    boss_kinds = [i for i, n in enumerate(world.prefabs.names) if world.prefabs.get(n).behaviour == "boss"]
+    boss_kinds = world.prefabs.boss_kinds
     kinds = world.enemies.view("kind")
     return "a boss is already alive" if any((kinds == k).any() for k in boss_kinds) else None
 

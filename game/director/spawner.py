@@ -179,7 +179,7 @@ class CreditSpawner:
         out = []
         for name in reg.names:
             pf = reg.get(name)
-            if pf.behaviour == "boss" or pf.first_wave > world.wave:
+            if pf.is_boss or pf.first_wave > world.wave:
                 continue
             weight = max(0.0, self.knobs.mix.get(name, MIX_WEIGHT.default))
             out.append(SpawnCard(name, pf.cost, weight, pf.first_wave))

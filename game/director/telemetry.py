@@ -69,7 +69,6 @@ class Telemetry:
         self.died = False  # the player died this tick
         self.hp_fraction = 1.0
         self.max_hp = 100.0
-        self._boss_kind: int | None = None
 
     def update(self, world: World, events: Iterable[ev.Event] | None = None) -> None:
         """Fold this tick's events (default ``world.events``) in; once per simulation tick, after the step."""
@@ -129,16 +128,7 @@ class Telemetry:
             d2 = (en.view("x") - p.x) ** 2 + (en.view("y") - p.y) ** 2
             near = int((d2 < NEAR_RADIUS * NEAR_RADIUS).sum())
             elites = int(en.view("elite").sum())
-            if self._boss_kind is None:
-                self._boss_kind = next(
-                    (
-                        i
-                        for i, n in enumerate(world.prefabs.names)
-                        if world.prefabs.get(n).behaviour == "boss"
-                    ),
-                    -1,
-                )
-            boss_alive = bool((en.view("kind") == self._boss_kind).any())
+            boss_alive = bool(np.isin(en.view("kind"), world.prefabs.boss_kinds).any())
         shots = self.window_sum(_SHOTS, WINDOW_S)
         hits = self.window_sum(_HITS, WINDOW_S)
         accuracy = min(1.0, hits / shots) if shots else 0.0

@@ -171,7 +171,7 @@ class Effects:
         for e in events:
             if isinstance(e, ev.EnemyKilled):
                 color = palette.KILL_COLOURS.get(e.prefab, palette.KILL_DEFAULT)
-                big = e.prefab == "boss"
+                big = world.prefabs.is_boss(e.prefab)
                 count = 90 if big else 22 if e.elite else 9
                 self.particles.burst(
                     e.x, e.y, color, count, speed=420 if big else 240, size=22 if big else 11

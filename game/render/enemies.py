@@ -35,7 +35,7 @@ class EnemyLayer:
             self._textures += [textures.load(pf.sprite), textures.load(pf.sprite).flip_left_right()]
             scales.append(pf.sprite_scale)
             tints.append(Color(*pf.tint, 255))
-            boss.append(pf.behaviour == "boss")
+            boss.append(pf.is_boss)
         self._scale = np.array(scales)
         self._tints = tints
         self._is_boss = np.array(boss)

@@ -8,12 +8,12 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from game.sim.config import ARENA_H, ARENA_W
+from game.sim.prefabs import BOSS, CHASE, RANGED
 from game.sim.spatial import Grid
 
 if TYPE_CHECKING:
     from game.sim.world import World
 
-CHASE, RANGED, BOSS = 0, 1, 2
 SEPARATION_STRENGTH = 60.0  # px/s push away from a crowded cell's centre
 BOSS_CHARGE_SPEED = 3.6
 

@@ -19,7 +19,9 @@ from coreai.persist import loads_json
 DEFAULT_PREFAB_FILE = shipped_dir("assets", "prefabs") / "enemies.json"
 
 Behaviour = Literal["chase", "ranged", "boss"]
-BEHAVIOUR_CODES: dict[str, int] = {"chase": 0, "ranged": 1, "boss": 2}
+# the simulation's per-enemy behaviour code (``enemies.view("behaviour")``), one per Behaviour
+CHASE, RANGED, BOSS = 0, 1, 2
+BEHAVIOUR_CODES: dict[str, int] = {"chase": CHASE, "ranged": RANGED, "boss": BOSS}
 
 
 class Prefab(BaseModel):
@@ -42,6 +44,11 @@ class Prefab(BaseModel):
     projectile_speed: float = Field(0.0, ge=0)
     first_wave: int = Field(1, ge=1)
 
+    @property
+    def is_boss(self) -> bool:
+        """The one test of "is this a boss" (HUD boss bar, director events and telemetry, rendering...)."""
+        return self.behaviour == "boss"
+
 
 class PrefabFile(BaseModel):
     model_config = ConfigDict(extra="forbid")
@@ -62,7 +69,9 @@ class PrefabRegistry:
         self._index = {name: i for i, name in enumerate(self.names)}
         # what spawners, director plans and agents may ask for in a mix: everything but bosses, which only
         # come by wave or by a named event
-        self.regular: tuple[str, ...] = tuple(n for n in self.names if prefabs[n].behaviour != "boss")
+        self.regular: tuple[str, ...] = tuple(n for n in self.names if not prefabs[n].is_boss)
+        # the simulation's kind indices of the boss prefabs (``enemies.view("kind")``)
+        self.boss_kinds: tuple[int, ...] = tuple(i for i, n in enumerate(self.names) if prefabs[n].is_boss)
 
     @classmethod
     def load(cls, path: Path = DEFAULT_PREFAB_FILE) -> PrefabRegistry:
@@ -83,6 +92,11 @@ class PrefabRegistry:
             return self._index[name]
         except KeyError:
             raise UnknownPrefabError(name, self.names) from None
+
+    def is_boss(self, name: str) -> bool:
+        """Whether the prefab ``name`` is a boss (False for a name that is not a prefab)."""
+        pf = self._prefabs.get(name)
+        return pf is not None and pf.is_boss
 
     def __contains__(self, name: object) -> bool:
         return name in self._prefabs

@@ -64,7 +64,7 @@ class WaveSpawner:
         return [
             (name, reg.get(name).cost)
             for name in reg.names
-            if reg.get(name).behaviour != "boss" and reg.get(name).first_wave <= world.wave
+            if not reg.get(name).is_boss and reg.get(name).first_wave <= world.wave
         ]
 
     def update(self, world: World, dt: float) -> None:

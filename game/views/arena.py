@@ -33,7 +33,7 @@ from game.render.hud import Hud
 from game.render.scene import Scene
 from game.render.widgets import ShadowLabel
 from game.sim import events as ev
-from game.sim.config import ARENA_H, ARENA_W, DT
+from game.sim.config import ARENA_H, ARENA_W, BOSS_EVERY, DT
 from game.sim.world import World
 from game.views.base import AppView
 from game.views.input import HumanInput
@@ -106,8 +106,7 @@ class ArenaView(AppView):
         key = tuple((n, world.prefabs.get(n)) for n in world.prefabs.names)
         if self.scene is None or key != self._scene_key:  # sprite lists are rebuilt only for new prefabs
             self.scene = Scene(world.prefabs, seed=world.seed)
-            boss = [i for i in range(len(world.prefabs)) if world.prefabs.by_index(i).behaviour == "boss"]
-            self.hud = Hud(boss)
+            self.hud = Hud(list(world.prefabs.boss_kinds))
             self._scene_key = key
         self.scene.reset()
         self.rig.snap(world.player.x, world.player.y)
@@ -176,7 +175,7 @@ class ArenaView(AppView):
             if isinstance(e, ev.Dashed):
                 self.input.dashed()
             elif isinstance(e, ev.WaveStarted) and e.wave > 1:
-                boss = e.wave % 5 == 0
+                boss = e.wave % BOSS_EVERY == 0
                 self.hud.banner.show(
                     f"WAVE {e.wave}",
                     "a boss approaches" if boss else "",

@@ -73,3 +73,16 @@ def test_a_corrupt_save_is_moved_aside_and_the_game_starts_clean(saves_dir: Path
     assert (saves_dir / quarantined[0]).read_text() != ""  # nothing lost: the bad bytes are kept
     assert store.record_run(_summary(50)) == 1
     assert SaveStore().high_scores()[0].score == 50
+
+
+def test_is_a_boss_is_one_fact_of_the_prefab() -> None:
+    """The HUD, director events, telemetry, spawners and rendering all ask the prefab (``is_boss``), and the
+    simulation's behaviour codes are defined once (``prefabs.CHASE/RANGED/BOSS``)."""
+    from game.sim import enemy_ai
+    from game.sim.prefabs import BEHAVIOUR_CODES, BOSS, PrefabRegistry
+
+    reg = PrefabRegistry.load()
+    assert reg.is_boss("boss") and not reg.is_boss("grunt") and not reg.is_boss("dragon")
+    assert reg.boss_kinds == (reg.index("boss"),)
+    assert "boss" not in reg.regular
+    assert enemy_ai.BOSS is BOSS == BEHAVIOUR_CODES["boss"]
