@@ -2,7 +2,9 @@
 evaluation and the windowed demo mode (``--bot``).
 
 Skill presets differ in reaction delay (how often the bot re-reads the world), aim error, how far it looks
-for danger, whether it dodges projectiles and dashes out of trouble, and how it picks upgrades.
+for danger, whether it dodges projectiles and dashes out of trouble, and how it picks upgrades: which
+weapons it builds around (strong: lance, orbit blades, chain; average: spread shot, missiles; weak: whatever
+comes) and whether it goes for evolutions.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import numpy as np
 
 from game.sim.config import ARENA_H, ARENA_W
 from game.sim.player import PlayerInput
+from game.sim.upgrades import WEAPON_PREFIX
 from game.sim.world import World
 
 SkillName = Literal["weak", "average", "strong"]
@@ -30,11 +33,15 @@ class BotSkill:
     dash_when_cornered: bool
     wall_avoidance: float
     upgrade_priority: tuple[str, ...]  # empty: random picks
+    weapon_priority: tuple[str, ...] = ()  # weapons it takes (or levels) before any stat upgrade
+    seeks_evolutions: bool = False  # takes the passive that evolves a maxed weapon first
 
 
 SKILLS: dict[str, BotSkill] = {
     "weak": BotSkill("weak", 16, 0.45, 110.0, False, False, 0.3, ()),
-    "average": BotSkill("average", 7, 0.18, 200.0, True, False, 0.8, ("damage", "fire_rate", "max_hp")),
+    "average": BotSkill(
+        "average", 7, 0.18, 200.0, True, False, 0.8, ("damage", "fire_rate", "max_hp"), ("spread", "missile")
+    ),
     "strong": BotSkill(
         "strong",
         2,
@@ -44,6 +51,8 @@ SKILLS: dict[str, BotSkill] = {
         True,
         1.4,
         ("multishot", "fire_rate", "damage", "pierce", "max_hp", "regen", "move_speed", "dash_cooldown"),
+        ("lance", "orbit", "chain", "blaster"),
+        True,
     ),
 }
 
@@ -64,6 +73,15 @@ class Bot:
         return self._held
 
     def choose_upgrade(self, world: World) -> str:
+        if self.skill.seeks_evolutions:
+            spec = world.arsenal.cat.get
+            for h in world.arsenal.held:
+                passive = spec(h.key).evolves_with
+                if passive in world.choices and h.level >= spec(h.key).max_level - 1:
+                    return passive
+        for wkey in self.skill.weapon_priority:
+            if WEAPON_PREFIX + wkey in world.choices:
+                return WEAPON_PREFIX + wkey
         for key in self.skill.upgrade_priority:
             if key in world.choices:
                 return key

@@ -28,6 +28,9 @@ class RunSummary(BaseModel):
     level: int = 1
     bot: str | None = None
     upgrades: dict[str, int] = {}
+    weapons: list[str] = []  # held at the end, in slot order (evolved ones under their evolved key)
+    weapon_levels: dict[str, int] = {}
+    evolutions: list[str] = []
     died: bool = False
 
 
@@ -45,6 +48,9 @@ def summarize(world: World, wall_s: float, bot: str | None) -> RunSummary:
         level=world.player.level,
         bot=bot,
         upgrades=dict(world.stacks),
+        weapons=world.arsenal.keys,
+        weapon_levels={h.key: h.level for h in world.arsenal.held},
+        evolutions=list(world.evolutions),
         died=world.phase == "dead",
     )
 

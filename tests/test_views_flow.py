@@ -77,7 +77,8 @@ def test_upgrade_click_picks_the_card_under_the_mouse(make_app: Callable[..., Ga
         send(app, "on_mouse_motion", int(left + cw / 2), int(bottom + ch / 2), 0, 0)
         assert view.hover == 2
         send(app, "on_mouse_press", int(left + cw / 2), int(bottom + ch / 2), arcade.MOUSE_BUTTON_LEFT, 0)
-    assert sum(world.stacks.values()) == picks == len(taken)
+    weapon_levels = sum(h.level for h in world.arsenal.held) - 1  # the starting blaster is level 1
+    assert sum(world.stacks.values()) + weapon_levels == picks == len(taken)
     assert app.window.current_view is app.arena
 
 

@@ -1,6 +1,7 @@
-"""Bullets and pickups, batched like the enemies: culled with numpy, drawn from reused sprite slots.
+"""Enemy bullets and pickups, batched like the enemies: culled with numpy, drawn from reused sprite slots
+(the player's weapons are drawn by ``game.render.weapons``).
 
-Player bullets are stretched glows along their velocity; enemy bullets are a hot core inside a pulsing halo
+Enemy bullets are a hot core inside a pulsing halo
 (they must read at a glance in a crowd); XP gems bob, health hearts beat.
 """
 
@@ -25,42 +26,6 @@ def _visible(pool: Pool, view: View) -> np.ndarray:
     left, bottom, right, top = view
     m = CULL_MARGIN
     return np.nonzero((x > left - m) & (x < right + m) & (y > bottom - m) & (y < top + m))[0]
-
-
-class PlayerBullets:
-    """A hot core stretched along the velocity inside a soft additive halo."""
-
-    def __init__(self) -> None:
-        self.halo = SpritePool(
-            textures.glow(),
-            capacity=512,
-            rotating=True,
-            additive=True,
-            color=Color(255, 200, 80, 170),
-            scale=(0.8, 0.4),
-        )
-        self.pool = SpritePool(
-            textures.dot(), capacity=512, rotating=True, color=palette.PLAYER_BULLET, scale=(0.75, 0.3)
-        )
-
-    def sync(self, bullets: Pool, view: View) -> None:
-        idx = _visible(bullets, view)
-        halos = self.halo.show(len(idx))
-        cores = self.pool.show(len(idx))
-        if not len(idx):
-            return
-        xs, ys = bullets.view("x")[idx].tolist(), bullets.view("y")[idx].tolist()
-        ang = np.degrees(-np.arctan2(bullets.view("vy")[idx], bullets.view("vx")[idx])).tolist()
-        for h, c, x, y, a in zip(halos, cores, xs, ys, ang, strict=True):
-            # rotating pools hold arcade.Sprite, which has an angle
-            h.position = (x, y)
-            h.angle = a  # type: ignore[attr-defined]
-            c.position = (x, y)
-            c.angle = a  # type: ignore[attr-defined]
-
-    def draw(self) -> None:
-        self.halo.draw()
-        self.pool.draw()
 
 
 class EnemyBullets:

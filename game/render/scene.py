@@ -13,9 +13,11 @@ from game.render.effects import Effects
 from game.render.enemies import EnemyLayer
 from game.render.floor import Floor
 from game.render.pool import SpritePool
-from game.render.projectiles import EnemyBullets, PickupsLayer, PlayerBullets
+from game.render.projectiles import EnemyBullets, PickupsLayer
+from game.render.weapons import Beams, Blades, PlayerShots
 from game.sim.config import ARENA_H, ARENA_W
 from game.sim.prefabs import PrefabRegistry
+from game.sim.weapon_data import catalogue
 from game.sim.world import World
 
 View = tuple[float, float, float, float]
@@ -61,7 +63,9 @@ class Scene:
         self.floor = Floor(ARENA_W, ARENA_H)
         self.enemies = EnemyLayer(prefabs)
         self.pickups = PickupsLayer()
-        self.bullets = PlayerBullets()
+        self.bullets = PlayerShots(catalogue())
+        self.blades = Blades(catalogue())
+        self.beams = Beams()
         self.enemy_bullets = EnemyBullets()
         self.player = PlayerLayer()
         self.effects = Effects(seed)
@@ -74,6 +78,8 @@ class Scene:
         self.enemies.sync(world, view, t)
         self.pickups.sync(world.pickups, view, t)
         self.bullets.sync(world.bullets, view)
+        self.blades.sync(world, t)
+        self.beams.sync(world)
         self.enemy_bullets.sync(world.enemy_bullets, view, t)
         self.player.sync(world, t)
         self.effects.sync(view)
@@ -88,7 +94,9 @@ class Scene:
         self.enemies.draw_shadows()
         self.enemies.draw()
         self.player.draw()
+        self.blades.draw()
         self.bullets.draw()
+        self.beams.draw()
         self.effects.particles.draw()
         self.enemy_bullets.draw()
         self.effects.popups.draw()
@@ -99,7 +107,7 @@ class Scene:
         """Sprites drawn last frame, per layer (for the HUD's debug line and the render benchmark)."""
         return {
             "enemies": self.enemies.sprites.shown,
-            "bullets": self.bullets.pool.shown,
+            "bullets": self.bullets.shown,
             "enemy_bullets": self.enemy_bullets.core.shown,
             "pickups": self.pickups.gems.shown + self.pickups.hearts.shown,
             "particles": self.effects.particles.pool.shown,

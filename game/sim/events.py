@@ -85,6 +85,29 @@ class Dashed:
     pass
 
 
+@dataclass(frozen=True)
+class WeaponGained:
+    """A weapon card was taken: a new weapon (level 1) or a level for a held one."""
+
+    weapon: str
+    level: int
+
+
+@dataclass(frozen=True)
+class WeaponEvolved:
+    weapon: str
+    evolved: str
+
+
+@dataclass(frozen=True)
+class Exploded:
+    """An exploding enemy went off at (x, y)."""
+
+    x: float
+    y: float
+    radius: float
+
+
 Event = (
     EnemySpawned
     | EnemyKilled
@@ -98,4 +121,7 @@ Event = (
     | WaveStarted
     | WaveEnded
     | Dashed
+    | WeaponGained
+    | WeaponEvolved
+    | Exploded
 )

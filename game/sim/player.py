@@ -1,4 +1,4 @@
-"""The player: input, movement, dash, shooting, and the stats that upgrades change.
+"""The player: input, movement, dash, and the stats that upgrades change (weapons: ``game.sim.weapons``).
 
 Humans and bots drive the same ``PlayerInput``; the simulation never looks at where the input came from.
 """
@@ -33,7 +33,6 @@ class Player:
     hp: float = PLAYER_BASE.max_hp
     stats: PlayerBase = field(default_factory=lambda: PLAYER_BASE)
     aim_angle: float = 0.0
-    fire_timer: float = 0.0
     dash_timer: float = 0.0  # > 0 while dashing
     dash_cooldown: float = 0.0
     dash_dir: tuple[float, float] = (1.0, 0.0)
@@ -80,13 +79,6 @@ class Player:
         if abs(inp.aim_x - self.x) + abs(inp.aim_y - self.y) > 1e-6:
             self.aim_angle = math.atan2(inp.aim_y - self.y, inp.aim_x - self.x)
         return started
-
-    def ready_to_fire(self, inp: PlayerInput, dt: float) -> bool:
-        self.fire_timer = max(0.0, self.fire_timer - dt)
-        if inp.shoot and self.fire_timer <= 0.0:
-            self.fire_timer += 1.0 / self.stats.fire_rate
-            return True
-        return False
 
     def heal(self, amount: float) -> None:
         self.hp = min(self.stats.max_hp, self.hp + amount)

@@ -26,6 +26,8 @@ FIELDS_ENEMY: dict[str, Any] = {
     "pattern": np.int8,  # boss pattern index
     "charge": np.float64,  # boss charge time left
     "hit_flash": np.float64,
+    "dir_x": np.float64,  # charger: dash direction
+    "dir_y": np.float64,
 }
 
 FIELDS_BULLET: dict[str, Any] = {
@@ -37,6 +39,9 @@ FIELDS_BULLET: dict[str, Any] = {
     "ttl": np.float64,
     "pierce": np.int16,
     "last_hit": np.int64,  # enemy id hit last (a piercing bullet never hits the same enemy twice in a row)
+    "weapon": np.int8,  # index in the weapon catalogue (what the renderer draws)
+    "turn": np.float64,  # homing turn rate, rad/s (0: flies straight)
+    "target": np.int64,  # homing target's enemy id (-1: none yet)
 }
 
 FIELDS_PICKUP: dict[str, Any] = {

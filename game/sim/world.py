@@ -12,14 +12,13 @@ from typing import Any, Literal
 
 import numpy as np
 
-from game.sim import combat, enemy_ai
+from game.sim import combat, enemy_ai, weapons
 from game.sim import events as ev
 from game.sim.config import (
     ARENA_H,
     ARENA_W,
     CELL_SIZE,
     DT,
-    PLAYER_BULLET_RADIUS,
     enemy_hp_scale,
     enemy_speed_scale,
     wave_duration,
@@ -31,11 +30,11 @@ from game.sim.pools import FIELDS_BULLET, FIELDS_ENEMY, FIELDS_PICKUP, Pool
 from game.sim.prefabs import BEHAVIOUR_CODES, PrefabRegistry
 from game.sim.spatial import Grid
 from game.sim.spawner import Spawner, WaveSpawner
-from game.sim.upgrades import roll_choices, stats_for
+from game.sim.upgrades import WEAPON_PREFIX, ModUpgrade, roll_choices, stats_for
+from game.sim.weapons import Arsenal, Fx
 
 Phase = Literal["playing", "upgrade", "dead"]
 RESPAWN_IFRAMES = 2.0
-MULTISHOT_SPREAD = 0.13  # radians between pellets
 
 
 @dataclass
@@ -54,6 +53,7 @@ class World:
     prefabs: PrefabRegistry = field(default_factory=PrefabRegistry.load)
     spawner: Spawner = field(default_factory=WaveSpawner)
     respawn: bool = False  # evaluation mode: count deaths and keep playing
+    available_weapons: frozenset[str] | None = None  # what picks may offer (None: the always-on set)
 
     def __post_init__(self) -> None:
         self.rng = np.random.default_rng(self.seed)
@@ -73,6 +73,12 @@ class World:
         self.wave_time_left = 0.0
         self.phase: Phase = "playing"
         self.stacks: dict[str, int] = {}
+        self.arsenal = Arsenal()
+        if self.available_weapons is None:
+            self.available_weapons = self.arsenal.cat.always_available()
+        self.mod_upgrades: dict[str, ModUpgrade] = {}
+        self.evolutions: list[str] = []  # evolved weapons, in the order they evolved
+        self.fx: list[Fx] = []
         self.choices: list[str] = []
         self.pending_picks = 0
         self._next_id = 1
@@ -108,15 +114,16 @@ class World:
         p = self.player
         if p.move(inp, DT, self.params.get("player_speed_mult")):
             self.events.append(ev.Dashed())
-        if p.ready_to_fire(inp, DT):
-            self._fire(inp)
         if p.stats.regen:
             p.heal(p.stats.regen * DT)
         self.spawner.update(self, DT)
         dx, dy, dist = enemy_ai.move_enemies(self, DT)
         grid = Grid(self.enemies.view("x"), self.enemies.view("y"), self._cell)
         enemy_ai.separate(self, grid, DT)
+        weapons.prune_fx(self)
+        weapons.update(self, inp, grid, DT)
         enemy_ai.enemy_attacks(self, dx, dy, dist, DT)
+        weapons.steer_missiles(self, DT)
         combat.move_bullets(self, DT)
         combat.bullets_hit_enemies(self, grid)
         combat.damage_player(self, dist)
@@ -127,26 +134,6 @@ class World:
         self.wave_time_left -= DT
         if self.phase == "playing" and self.wave_time_left <= 0.0:
             self._end_wave()
-
-    def _fire(self, inp: PlayerInput) -> None:
-        p = self.player
-        n = p.stats.multishot
-        angles = p.aim_angle + (np.arange(n) - (n - 1) / 2.0) * MULTISHOT_SPREAD
-        speed = p.stats.bullet_speed
-        muzzle = p.stats.radius + PLAYER_BULLET_RADIUS
-        self.bullets.add(
-            n,
-            x=p.x + np.cos(angles) * muzzle,
-            y=p.y + np.sin(angles) * muzzle,
-            vx=np.cos(angles) * speed,
-            vy=np.sin(angles) * speed,
-            damage=p.stats.damage * self.params.get("player_damage_mult"),
-            ttl=p.stats.bullet_ttl,
-            pierce=p.stats.pierce,
-            last_hit=-1,
-        )
-        self.stats.shots += n
-        self.events.append(ev.ShotFired(n))
 
     def fire_enemy_bullets(
         self, x: np.ndarray, y: np.ndarray, vx: np.ndarray, vy: np.ndarray, damage: np.ndarray
@@ -190,7 +177,7 @@ class World:
         self.pending_picks += 1
         self.enemy_bullets.clear()
         self.phase = "upgrade"
-        self.choices = roll_choices(self.rng, self.stacks)
+        self.choices = self._roll()
 
     def choose_upgrade(self, key: str) -> None:
         """Take one of the offered upgrades; the next wave starts once no picks are pending."""
@@ -198,18 +185,44 @@ class World:
             raise ValueError("no upgrade pick is open")
         if key not in self.choices:
             raise ValueError(f"'{key}' is not among the offered upgrades {self.choices}")
-        self.stacks[key] = self.stacks.get(key, 0) + 1
-        old_max = self.player.stats.max_hp
-        self.player.stats = stats_for(self.stacks)
-        self._apply_max_hp_param(old_max)
-        if key == "max_hp":
-            self.player.heal(25.0)
+        if key.startswith(WEAPON_PREFIX):
+            held = self.arsenal.take(key[len(WEAPON_PREFIX) :])
+            self.emit(ev.WeaponGained(held.key, held.level))
+        else:
+            self.stacks[key] = self.stacks.get(key, 0) + 1
+            self._restat()
+            if key == "max_hp":
+                self.player.heal(25.0)
+        for weapon, evolved in self.arsenal.evolutions_ready(self.stacks):
+            self.arsenal.evolve(weapon, evolved)
+            self.evolutions.append(evolved)
+            self.emit(ev.WeaponEvolved(weapon, evolved))
         self.pending_picks -= 1
         if self.pending_picks > 0:
-            self.choices = roll_choices(self.rng, self.stacks)
+            self.choices = self._roll()
         else:
             self.choices = []
             self.start_wave(self.wave + 1)
+
+    def _roll(self) -> list[str]:
+        return roll_choices(
+            self.rng,
+            self.stacks,
+            arsenal=self.arsenal,
+            available=self.available_weapons,
+            extra=self.mod_upgrades,
+        )
+
+    def _restat(self) -> None:
+        old_max = self.player.stats.max_hp
+        self.player.stats = stats_for(self.stacks, extra=self.mod_upgrades)
+        self._apply_max_hp_param(old_max)
+
+    def register_upgrade(self, upgrade: ModUpgrade) -> None:
+        """A mod's passive joins this run's upgrade offers (from the next roll on)."""
+        self.mod_upgrades[upgrade.key] = upgrade
+        if self.stacks.get(upgrade.key):
+            self._restat()
 
     def _apply_max_hp_param(self, old_max: float) -> None:
         from dataclasses import replace
@@ -224,7 +237,7 @@ class World:
         old_max = self.player.stats.max_hp
         applied = self.params.set(name, value)
         if name == "player_max_hp_mult":
-            self.player.stats = stats_for(self.stacks)
+            self.player.stats = stats_for(self.stacks, extra=self.mod_upgrades)
             self._apply_max_hp_param(old_max)
         return applied
 
@@ -352,6 +365,7 @@ class World:
             "enemy_bullets": self.enemy_bullets.n,
             "pickups": self.pickups.n,
             "upgrades": dict(self.stacks),
+            "weapons": {h.key: h.level for h in self.arsenal.held},
             "params": self.params.as_dict(),
             "arena": {"width": ARENA_W, "height": ARENA_H},
         }

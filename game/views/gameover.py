@@ -16,7 +16,8 @@ from game.headless import RunSummary
 from game.render import palette
 from game.render.hud import clock
 from game.render.widgets import Label, ShadowLabel, draw_panel
-from game.sim.upgrades import get_upgrade
+from game.sim.upgrades import upgrade_name
+from game.sim.weapon_data import catalogue
 from game.views.base import AppView
 
 if TYPE_CHECKING:
@@ -44,8 +45,10 @@ class RunAnalysisView(Protocol):
 
 
 def summary_rows(s: RunSummary) -> list[tuple[str, str]]:
-    ups = ", ".join(
-        f"{get_upgrade(k).name} x{n}" if n > 1 else get_upgrade(k).name for k, n in s.upgrades.items()
+    ups = ", ".join(f"{upgrade_name(k)} x{n}" if n > 1 else upgrade_name(k) for k, n in s.upgrades.items())
+    specs = catalogue().specs
+    arms = ", ".join(
+        f"{specs[k].name if k in specs else k} {s.weapon_levels.get(k, 1)}" for k in s.weapons
     )
     return [
         ("Wave reached", str(s.waves_reached)),
@@ -54,6 +57,7 @@ def summary_rows(s: RunSummary) -> list[tuple[str, str]]:
         ("Time survived", clock(s.seconds)),
         ("Level", str(s.level)),
         ("Damage taken", f"{s.damage_taken:,.0f}"),
+        ("Weapons", arms or "none"),
         ("Upgrades", ups or "none"),
     ]
 

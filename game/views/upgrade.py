@@ -17,7 +17,7 @@ from arcade.types import Color
 
 from game.render import palette
 from game.render.widgets import Label, ShadowLabel, draw_panel
-from game.sim.upgrades import get_upgrade
+from game.sim.upgrades import WEAPON_PREFIX, Offer, describe_offer
 from game.views.base import AppView
 
 if TYPE_CHECKING:
@@ -49,9 +49,25 @@ def wave_title(wave: int, enemies_alive: int, picks: int) -> str:
     return head if picks <= 1 else f"{head}  -  {picks} PICKS"
 
 
+def stripe_for(offer: Offer, world: World | None) -> Color:
+    """Weapon cards take their weapon's colour; stat cards keep theirs."""
+    if offer.weapon and world is not None:
+        return Color(*world.arsenal.cat.get(offer.key[len(WEAPON_PREFIX) :]).color)
+    return STRIPES.get(offer.key, palette.ACCENT)
+
+
+def tag_color(tag: str) -> Color:
+    if tag.startswith("EVOLVES") or "MAX" in tag:
+        return palette.ACCENT
+    if tag.startswith("NEW"):
+        return palette.GOOD
+    return palette.TEXT_DIM
+
+
 @dataclass
 class Card:
     key: str
+    stripe: Color
     number: ShadowLabel
     name: ShadowLabel
     desc: Label
@@ -88,11 +104,13 @@ class UpgradeView(AppView):
         self._choices = list(world.choices) if world is not None else []
         self.cards = []
         for i, key in enumerate(self._choices):
-            up = get_upgrade(key)
-            owned = world.stacks.get(key, 0) if world is not None else 0
+            if world is None:
+                break
+            up = describe_offer(key, world.stacks, world.arsenal, world.mod_upgrades)
             self.cards.append(
                 Card(
                     key,
+                    stripe_for(up, world),
                     ShadowLabel(
                         str(i + 1),
                         0,
@@ -119,12 +137,16 @@ class UpgradeView(AppView):
                         font_name=palette.FONT_NARROW,
                     ),
                     Label(
-                        f"owned x{owned}  ->  x{owned + 1}" if owned else "NEW",
+                        up.tag,
                         0,
                         0,
                         font_size=11,
                         anchor_x="center",
-                        color=palette.GOOD if not owned else palette.TEXT_DIM,
+                        anchor_y="bottom",
+                        multiline=True,
+                        width=int(CARD_W - 24),
+                        align="center",
+                        color=tag_color(up.tag),
                     ),
                 )
             )
@@ -158,9 +180,13 @@ class UpgradeView(AppView):
         if world is None or world.phase != "upgrade" or not 0 <= index < len(world.choices):
             return False
         key = world.choices[index]
+        name = describe_offer(key, world.stacks, world.arsenal, world.mod_upgrades).name
+        evolved_before = len(world.evolutions)
         world.choose_upgrade(key)
         self.app.audio.play("pick")
-        self.app.show_toast(f"+ {get_upgrade(key).name}", 2.0, palette.GOOD)
+        self.app.show_toast(f"+ {name}", 2.0, palette.GOOD)
+        for evolved in world.evolutions[evolved_before:]:
+            self.app.show_toast(f"EVOLVED: {world.arsenal.cat.get(evolved).name}!", 3.0, palette.ACCENT)
         if world.phase == "upgrade":
             self._rebuild()  # a level-up banked another pick
         else:
@@ -211,7 +237,7 @@ class UpgradeView(AppView):
             hot = i == self.hover
             lift = 8.0 + 2.0 * math.sin(t * 6.0) if hot else 0.0
             bottom += lift
-            stripe = STRIPES.get(card.key, palette.ACCENT)
+            stripe = card.stripe
             draw_panel(left, bottom, cw, ch, edge=palette.ACCENT if hot else palette.PANEL_EDGE)
             if hot:
                 arcade.draw_lbwh_rectangle_outline(
@@ -228,7 +254,9 @@ class UpgradeView(AppView):
                 card.desc.text.width = int(cw - 40)  # narrower cards while a panel is docked
             card.desc.move(cx, bottom + ch - 116)
             card.desc.draw()
-            card.owned.move(cx, bottom + 18)
+            if card.owned.text.width != int(cw - 24):
+                card.owned.text.width = int(cw - 24)
+            card.owned.move(cx, bottom + 12)
             card.owned.draw()
 
     # ------------------------------------------------------------------ input
