@@ -15,9 +15,9 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from coreai.errors import PersistenceError
-from coreai.paths import ASSETS_DIR
+from coreai.paths import shipped_dir
 
-DEFAULT_WEAPON_FILE = ASSETS_DIR / "weapons" / "weapons.json"
+DEFAULT_WEAPON_FILE = shipped_dir("assets", "weapons") / "weapons.json"
 MAX_SLOTS = 4
 STARTING_WEAPON = "blaster"
 
