@@ -50,5 +50,9 @@ KILL_COLOURS: dict[str, Color] = {
     "tank": Color(110, 170, 255),
     "spitter": Color(255, 220, 70),
     "boss": Color(210, 110, 255),
+    "charger": Color(255, 130, 110),
+    "splitter": Color(90, 170, 255),
+    "splitling": Color(150, 210, 255),
+    "exploder": Color(255, 150, 60),
 }
 KILL_DEFAULT = Color(255, 255, 255)

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from game.sim import enemy_kinds
 from game.sim import events as ev
 from game.sim.config import (
     ARENA_H,
@@ -103,6 +104,8 @@ def resolve_kills(world: World) -> None:
             k, x=xs[heal_roll] + 12, y=ys[heal_roll], kind=HEALTH, value=HEALTH_PICKUP_HEAL, ttl=30.0
         )
     e.keep(~dead)
+    if (world.kind_splits[kinds]).any():
+        enemy_kinds.split(world, kinds, xs, ys)
 
 
 def damage_player(world: World, dist: np.ndarray) -> None:
@@ -118,7 +121,8 @@ def damage_player(world: World, dist: np.ndarray) -> None:
             world.hurt_player(float(eb.view("damage")[hit].max()) * dmg_mult, "projectile")
             eb.keep(~hit)
     if e.n and not p.invulnerable:
-        touching = dist < e.view("radius") + p.stats.radius
+        # exploders do their damage by exploding, not by touch
+        touching = (dist < e.view("radius") + p.stats.radius) & (e.view("behaviour") != enemy_kinds.EXPLODER)
         if touching.any():
             world.hurt_player(float(e.view("damage")[touching].max()) * dmg_mult, "contact")
 

@@ -1,4 +1,5 @@
-"""Vectorised enemy behaviour: chase, keep-distance ranged attackers, boss patterns, crowd separation."""
+"""Vectorised enemy behaviour: chase, keep-distance ranged attackers, boss patterns, crowd separation
+(chargers, exploders and splitters: ``game.sim.enemy_kinds``)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from game.sim import enemy_kinds
 from game.sim.config import ARENA_H, ARENA_W
 from game.sim.prefabs import BOSS, CHASE, RANGED
 from game.sim.spatial import Grid
@@ -49,14 +51,21 @@ def move_enemies(world: World, dt: float) -> tuple[np.ndarray, np.ndarray, np.nd
         vx = np.where(charging, vx * BOSS_CHARGE_SPEED, vx)
         vy = np.where(charging, vy * BOSS_CHARGE_SPEED, vy)
         e.view("charge")[boss] = np.maximum(0.0, e.view("charge")[boss] - dt)
+    vx, vy = enemy_kinds.steer(world, beh, dist, ux, uy, vx, vy, dt)
     x += vx * dt
     y += vy * dt
     r = e.view("radius")
     np.clip(x, r, ARENA_W - r, out=x)
     np.clip(y, r, ARENA_H - r, out=y)
     e.view("hit_flash")[:] = np.maximum(0.0, e.view("hit_flash") - dt)
-    dx = px - x
-    dy = py - y
+    return to_player(world)
+
+
+def to_player(world: World) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(dx, dy, dist) from each enemy to the player."""
+    e = world.enemies
+    dx = world.player.x - e.view("x")
+    dy = world.player.y - e.view("y")
     return dx, dy, np.sqrt(dx * dx + dy * dy) + 1e-6
 
 
@@ -89,7 +98,7 @@ def enemy_attacks(world: World, dx: np.ndarray, dy: np.ndarray, dist: np.ndarray
     """Ranged units and bosses fire enemy projectiles when their cooldown runs out."""
     e = world.enemies
     beh = e.view("behaviour")
-    shooters = beh != CHASE
+    shooters = (beh == RANGED) | (beh == BOSS)
     if not shooters.any():
         return
     cd = e.view("cooldown")

@@ -10,7 +10,7 @@ import json
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from coreai.errors import PersistenceError, UnknownPrefabError
 from coreai.paths import shipped_dir
@@ -18,10 +18,17 @@ from coreai.persist import loads_json
 
 DEFAULT_PREFAB_FILE = shipped_dir("assets", "prefabs") / "enemies.json"
 
-Behaviour = Literal["chase", "ranged", "boss"]
+Behaviour = Literal["chase", "ranged", "boss", "charger", "exploder", "splitter"]
 # the simulation's per-enemy behaviour code (``enemies.view("behaviour")``), one per Behaviour
-CHASE, RANGED, BOSS = 0, 1, 2
-BEHAVIOUR_CODES: dict[str, int] = {"chase": CHASE, "ranged": RANGED, "boss": BOSS}
+CHASE, RANGED, BOSS, CHARGER, EXPLODER, SPLITTER = 0, 1, 2, 3, 4, 5
+BEHAVIOUR_CODES: dict[str, int] = {
+    "chase": CHASE,
+    "ranged": RANGED,
+    "boss": BOSS,
+    "charger": CHARGER,
+    "exploder": EXPLODER,
+    "splitter": SPLITTER,
+}
 
 
 class Prefab(BaseModel):
@@ -43,6 +50,24 @@ class Prefab(BaseModel):
     fire_interval: float = Field(0.0, ge=0)
     projectile_speed: float = Field(0.0, ge=0)
     first_wave: int = Field(1, ge=1)
+    # charger: dashes at dash_speed every fire_interval s; exploder: fuses for fire_interval s, then blasts
+    # blast_radius; splitter: splits into split_count split_into on death (game.sim.enemy_kinds)
+    dash_speed: float = Field(0.0, ge=0, le=2000)
+    blast_radius: float = Field(0.0, ge=0, le=300)
+    split_into: str | None = None
+    split_count: int = Field(0, ge=0, le=6)
+
+    @model_validator(mode="after")
+    def _behaviour_needs(self) -> Prefab:
+        needs = {
+            "charger": ("dash_speed", "fire_interval"),
+            "exploder": ("blast_radius", "fire_interval"),
+            "splitter": ("split_count",),
+        }.get(self.behaviour, ())
+        missing = [f for f in needs if not getattr(self, f)]
+        if missing or (self.behaviour == "splitter" and not self.split_into):
+            raise ValueError(f"a {self.behaviour} needs {', '.join(missing) or 'split_into'}")
+        return self
 
     @property
     def is_boss(self) -> bool:
@@ -56,6 +81,14 @@ class PrefabFile(BaseModel):
     version: int
     comment: str = ""
     prefabs: dict[str, Prefab]
+
+    @model_validator(mode="after")
+    def _splits(self) -> PrefabFile:
+        for name, pf in self.prefabs.items():
+            child = self.prefabs.get(pf.split_into or "") if pf.split_into else None
+            if pf.split_into and (child is None or child.behaviour in ("splitter", "boss")):
+                raise ValueError(f"{name} splits into '{pf.split_into}', not a plain prefab in this file")
+        return self
 
 
 class PrefabRegistry:

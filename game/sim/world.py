@@ -12,7 +12,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-from game.sim import combat, enemy_ai, weapons
+from game.sim import combat, enemy_ai, enemy_kinds, weapons
 from game.sim import events as ev
 from game.sim.config import (
     ARENA_H,
@@ -88,6 +88,9 @@ class World:
         self.kind_keep_distance = np.array([reg.by_index(i).keep_distance for i in range(len(reg))])
         self.kind_fire_interval = np.array([reg.by_index(i).fire_interval for i in range(len(reg))])
         self.kind_projectile_speed = np.array([reg.by_index(i).projectile_speed for i in range(len(reg))])
+        self.kind_dash_speed = np.array([reg.by_index(i).dash_speed for i in range(len(reg))])
+        self.kind_blast_radius = np.array([reg.by_index(i).blast_radius for i in range(len(reg))])
+        self.kind_splits = np.array([reg.by_index(i).split_count > 0 for i in range(len(reg))])
         self._cell = max(CELL_SIZE, 1.25 * max(reg.by_index(i).radius for i in range(len(reg))) + 8.0)
         self.start_wave(1)
 
@@ -118,6 +121,9 @@ class World:
             p.heal(p.stats.regen * DT)
         self.spawner.update(self, DT)
         dx, dy, dist = enemy_ai.move_enemies(self, DT)
+        enemy_kinds.detonate(self, dist, DT)
+        if len(dist) != self.enemies.n:  # an exploder went off: distances for those left
+            dx, dy, dist = enemy_ai.to_player(self)
         grid = Grid(self.enemies.view("x"), self.enemies.view("y"), self._cell)
         enemy_ai.separate(self, grid, DT)
         weapons.prune_fx(self)
