@@ -36,6 +36,7 @@ from game.audio import Audio
 from game.bot import Bot
 from game.controls import Controls, Gamepad, key_label
 from game.headless import RunSummary, summarize
+from game.meta import attach_meta
 from game.options import LaunchOptions
 from game.prefs import GamePrefs
 from game.render import palette
@@ -118,6 +119,7 @@ class GameApp:
         # told after the options change (the AI session follows the difficulty preset)
         self.prefs_hooks: list[Callable[[GameSettings], None]] = []
         self.prefs.apply_to(self, fullscreen=False)  # the window was opened with the fullscreen option
+        self.meta = attach_meta(self)  # achievements unlock weapons for the player's later runs
 
     # ------------------------------------------------------------------ public API for other parts
     def show_toast(self, text: str, seconds: float = 3.0, color: Color = palette.TEXT) -> None:

@@ -20,6 +20,7 @@ class RunSummary(BaseModel):
     seconds: float
     waves_reached: int
     kills: int
+    bosses_killed: int = 0
     deaths: int
     damage_taken: float
     final_score: int
@@ -40,6 +41,7 @@ def summarize(world: World, wall_s: float, bot: str | None) -> RunSummary:
         seconds=round(world.time, 3),
         waves_reached=world.wave,
         kills=world.stats.kills,
+        bosses_killed=world.stats.bosses_killed,
         deaths=world.stats.deaths,
         damage_taken=round(world.stats.damage_taken, 2),
         final_score=world.stats.score,

@@ -94,6 +94,7 @@ def resolve_kills(world: World) -> None:
             )
         )
     world.stats.kills += len(idx)
+    world.stats.bosses_killed += int(world.kind_boss[kinds].sum())
     world.stats.score += int(scores.sum())
     xp = world.kind_xp[kinds] * mult
     world.pickups.add(len(idx), x=xs, y=ys, kind=XP, value=xp, ttl=40.0)

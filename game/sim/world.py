@@ -40,6 +40,7 @@ RESPAWN_IFRAMES = 2.0
 @dataclass
 class RunStats:
     kills: int = 0
+    bosses_killed: int = 0
     deaths: int = 0
     damage_taken: float = 0.0
     score: int = 0
@@ -90,6 +91,7 @@ class World:
         self.kind_projectile_speed = np.array([reg.by_index(i).projectile_speed for i in range(len(reg))])
         self.kind_dash_speed = np.array([reg.by_index(i).dash_speed for i in range(len(reg))])
         self.kind_blast_radius = np.array([reg.by_index(i).blast_radius for i in range(len(reg))])
+        self.kind_boss = np.array([reg.by_index(i).behaviour == "boss" for i in range(len(reg))])
         self.kind_splits = np.array([reg.by_index(i).split_count > 0 for i in range(len(reg))])
         self._cell = max(CELL_SIZE, 1.25 * max(reg.by_index(i).radius for i in range(len(reg))) + 8.0)
         self.start_wave(1)
