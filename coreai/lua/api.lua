@@ -124,6 +124,19 @@ function game.director_event(name, description, cooldown_s)
   if not ok then raise(err) end
 end
 
+-- Register a passive upgrade the between-wave picks may offer: {key, name, description, max_stacks, effects}
+-- where effects maps a stat (damage, fire_rate, speed, max_hp, pickup_radius, bullet_speed, dash_cooldown:
+-- a factor per stack; regen: HP/s added per stack) to its number. Bounds are checked by the game.
+local py_upgrade = py.upgrade
+
+function game.register_upgrade(spec)
+  if type(spec) ~= "table" then bad("game.register_upgrade", "spec", "table", spec) end
+  local data = plain(spec, 0, {}, true)
+  local ok, err = py_upgrade(data)
+  if not ok then raise(err) end
+  return true
+end
+
 env.game = readonly(game, "game")
 
 -- ------------------------------------------------------------------ output: print, warn, report

@@ -88,6 +88,7 @@ class ModBridge:
             "set": self._set,
             "params": self._params,
             "event": self._event,
+            "upgrade": self._upgrade,
             "log": self._log,
             "report": self._report,
             "storage_get": self._storage_get,
@@ -173,6 +174,16 @@ class ModBridge:
         if register is None:
             return False, "game.director_event: this game has no director events"
         register(name, description[:120], float(cooldown_s), source=self.source)
+        return (True,)
+
+    def _upgrade(self, spec: Any) -> Result:
+        data = lua_to_py(spec) if spec is not None else None  # copied now: no Lua object outlives the call
+        if not isinstance(data, dict):
+            return False, "game.register_upgrade(spec): spec must be a table"
+        register = getattr(self.host, "register_upgrade", None)
+        if register is None:
+            return False, "game.register_upgrade: this game has no upgrade picks"
+        register(data, source=self.source)
         return (True,)
 
     # ------------------------------------------------------------------ output

@@ -42,6 +42,14 @@ class ModHost(Protocol):
 
 
 @runtime_checkable
+class UpgradeHost(Protocol):
+    """Optional: a host whose between-wave picks can offer mod passives (``game.register_upgrade``). The spec
+    is plain data from the mod; the host validates it and raises ``CommandRejected`` explaining a refusal."""
+
+    def register_upgrade(self, spec: dict[str, Any], *, source: str) -> None: ...
+
+
+@runtime_checkable
 class DirectorEventHost(Protocol):
     """Optional: a host that also lets mods offer named events to the AI director (``game.director_event``).
     When the director fires one, the game dispatches ``on_director_event(name)`` to the mods."""

@@ -13,16 +13,24 @@ from typing import Any
 from coreai.commands import Destroy, Move, Spawn
 from coreai.errors import CommandRejected
 from coreai.mainloop import MainLoopQueue
+from game.ai.mod_upgrades import ModUpgrades
 from game.bindings import WorldHandle
 
 EventSink = Callable[[str, str, float, str], None]
 
 
 class GameModHost:
-    def __init__(self, handle: WorldHandle, queue: MainLoopQueue, on_event: EventSink | None = None) -> None:
+    def __init__(
+        self,
+        handle: WorldHandle,
+        queue: MainLoopQueue,
+        on_event: EventSink | None = None,
+        upgrades: ModUpgrades | None = None,
+    ) -> None:
         self.handle = handle
         self.queue = queue
         self.on_event = on_event
+        self.upgrades = upgrades
 
     def spawn(self, prefab: str, x: float, y: float, count: int, *, source: str) -> list[int]:
         ids: list[int] = self.queue.apply_now(Spawn(prefab=prefab, x=x, y=y, count=count, agent=source))
@@ -48,3 +56,9 @@ class GameModHost:
         if self.on_event is None:
             raise CommandRejected("director_event", "this game has no director")
         self.on_event(name, description, cooldown_s, source)
+
+    def register_upgrade(self, spec: dict[str, Any], *, source: str) -> None:
+        """``game.register_upgrade``: a passive the between-wave picks may offer (validated here)."""
+        if self.upgrades is None:
+            raise CommandRejected("register_upgrade", "this game has no upgrade picks")
+        self.upgrades.register(spec, source)

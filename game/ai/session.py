@@ -32,6 +32,7 @@ from game.ai.director_agent import AgentPlanSource, PlanCapture, install_directo
 from game.ai.lua_bridge import MainThreadLuaRunner, ProgrammerRunner
 from game.ai.mcp_services import exposed, no_window, session_tools, set_director_plan
 from game.ai.mod_events import dispatch_events
+from game.ai.mod_upgrades import ModUpgrades
 from game.ai.modhost import GameModHost
 from game.analysis.ledger import RunLedger
 from game.bindings import GameWorldExecutor, WorldHandle
@@ -83,7 +84,10 @@ class AiSession:
         self.runtime.bindings.register_state(executor)
         # Lua
         self._mod_events: dict[str, tuple[str, float, str]] = {}  # name -> (description, cooldown, source)
-        host = GameModHost(self.handle, self.runtime.mainloop, on_event=self.register_mod_event)
+        self.mod_upgrades = ModUpgrades(self.handle)  # mod passives offered in the upgrade picks
+        host = GameModHost(
+            self.handle, self.runtime.mainloop, on_event=self.register_mod_event, upgrades=self.mod_upgrades
+        )
         self.mods = ModManager(host, settings=self.settings.lua)
         self.lua = MainThreadLuaRunner(self.runtime.mainloop, self.mods)
         self.programmer = QueuedOrchestrator(
@@ -168,6 +172,7 @@ class AiSession:
             for status in self.mods.load_all():
                 if status.last_error:
                     self.notify("warn", f"mod {status.name}: {status.last_error}")
+        self.mod_upgrades.apply(world)
         self.trajectory = attach_trajectory(
             self.director,
             seed=world.seed,

@@ -277,6 +277,8 @@ def test_reference_doc_covers_every_global_and_hook() -> None:
         "game.state",
         "game.set",
         "game.params",
+        "game.director_event",
+        "game.register_upgrade",
         "mod.name",
     ):
         assert fn in doc, fn
