@@ -3,8 +3,8 @@ evaluation and the windowed demo mode (``--bot``).
 
 Skill presets differ in reaction delay (how often the bot re-reads the world), aim error, how far it looks
 for danger, whether it dodges projectiles and dashes out of trouble, and how it picks upgrades: which
-weapons it builds around (strong: lance, orbit blades, chain; average: spread shot, missiles; weak: whatever
-comes) and whether it goes for evolutions.
+weapons it builds around (strong: lance, orbit blades, chain; average: spread shot, missiles; weak: sticks
+to its blaster and picks stats at random) and whether it goes for evolutions.
 """
 
 from __future__ import annotations
@@ -35,10 +35,11 @@ class BotSkill:
     upgrade_priority: tuple[str, ...]  # empty: random picks
     weapon_priority: tuple[str, ...] = ()  # weapons it takes (or levels) before any stat upgrade
     seeks_evolutions: bool = False  # takes the passive that evolves a maxed weapon first
+    takes_new_weapons: bool = True  # False: sticks to the starting blaster (random picks skip new weapons)
 
 
 SKILLS: dict[str, BotSkill] = {
-    "weak": BotSkill("weak", 16, 0.45, 110.0, False, False, 0.3, ()),
+    "weak": BotSkill("weak", 16, 0.45, 110.0, False, False, 0.3, (), takes_new_weapons=False),
     "average": BotSkill(
         "average", 7, 0.18, 200.0, True, False, 0.8, ("damage", "fire_rate", "max_hp"), ("spread", "missile")
     ),
@@ -85,7 +86,12 @@ class Bot:
         for key in self.skill.upgrade_priority:
             if key in world.choices:
                 return key
-        return world.choices[int(self.rng.integers(len(world.choices)))]
+        choices = world.choices
+        if not self.skill.takes_new_weapons:
+            held = world.arsenal.level
+            choices = [c for c in choices if not c.startswith(WEAPON_PREFIX) or held(c[len(WEAPON_PREFIX) :])]
+            choices = choices or world.choices
+        return choices[int(self.rng.integers(len(choices)))]
 
     # ------------------------------------------------------------------
     def _decide(self, world: World) -> PlayerInput:

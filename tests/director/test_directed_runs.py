@@ -12,7 +12,11 @@ def test_rules_director_eases_for_weak_and_pushes_strong() -> None:
     _, weak = run_directed(11, 90.0, "weak", "rules")
     _, strong = run_directed(11, 90.0, "strong", "rules")
     assert weak.accepted >= 9 and weak.rejected == 0 and strong.rejected == 0
-    assert weak.pressure_counts.get("ease_off", 0) > weak.pressure_counts.get("raise", 0)
+    # over a few seeds: one seed's luck goes either way (weapons and new enemies changed the RNG stream)
+    weak_runs = [weak] + [run_directed(s, 90.0, "weak", "rules")[1] for s in (12, 13)]
+    eased = sum(m.pressure_counts.get("ease_off", 0) for m in weak_runs)
+    raised = sum(m.pressure_counts.get("raise", 0) for m in weak_runs)
+    assert eased > raised
     assert strong.pressure_counts.get("raise", 0) + strong.pressure_counts.get("spike", 0) >= 3
     assert weak.mean_pressure < 1.0 < strong.mean_pressure
 

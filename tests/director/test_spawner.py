@@ -16,6 +16,7 @@ from game.director.spawner import CreditSpawner, SpawnCard, offscreen_distance
 from game.sim import events as ev
 from game.sim.config import DT
 from game.sim.player import PlayerInput
+from game.sim.prefabs import PrefabRegistry
 from game.sim.world import World
 
 
@@ -102,7 +103,10 @@ def test_live_cap_holds_even_with_a_huge_bank() -> None:
 
 def test_variety_rule_breaks_monotone_hordes() -> None:
     s = CreditSpawner(
-        DirectorKnobs(pressure=3.0, mix={"grunt": 5.0, "runner": 0.2, "spitter": 0.2, "tank": 0.2})
+        DirectorKnobs(
+            pressure=3.0,
+            mix={n: 5.0 if n == "grunt" else 0.2 for n in PrefabRegistry.load().regular},
+        )
     )
     w = world_with(s, wave=4)
     groups: list[tuple[int, str]] = []
@@ -136,9 +140,12 @@ def test_too_cheap_cards_are_skipped_when_a_pricier_one_is_affordable() -> None:
         card = s._draw(w)
         assert card is not None
         drawn[card[0].prefab] += 1
-    assert set(drawn) <= {"spitter", "tank"} and sum(drawn.values()) == 200
+    cards = s.cards(w)
+    pricier = {c.prefab for c in cards if c.cost * sp_mod.MAX_GROUP * sp_mod.TOO_CHEAP_GROUPS > 30.0}
+    assert {"spitter", "tank"} <= pricier and not {"grunt", "runner"} & pricier
+    assert set(drawn) <= pricier and sum(drawn.values()) == 200
     s.credits = 3.0  # nothing pricier is affordable: cheap cards are fine
-    assert {s._draw(w)[0].prefab for _ in range(50)} <= {"grunt", "runner", "spitter", "tank"}  # type: ignore[index]
+    assert {s._draw(w)[0].prefab for _ in range(50)} <= {c.prefab for c in cards}  # type: ignore[index]
 
 
 def test_positions_are_off_screen_and_favour_rear_and_flanks() -> None:
