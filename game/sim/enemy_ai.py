@@ -10,8 +10,8 @@ import numpy as np
 
 from game.sim import enemy_kinds
 from game.sim.config import ARENA_H, ARENA_W
-from game.sim.prefabs import BOSS, CHASE, RANGED
-from game.sim.spatial import Grid
+from game.sim.prefabs import BOSS, RANGED
+from game.sim.spatial import cell_keys
 
 if TYPE_CHECKING:
     from game.sim.world import World
@@ -69,13 +69,15 @@ def to_player(world: World) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return dx, dy, np.sqrt(dx * dx + dy * dy) + 1e-6
 
 
-def separate(world: World, grid: Grid, dt: float) -> None:
-    """Push enemies that share a grid cell apart from the cell's centre of mass (O(n), no pair loop)."""
+def separate(world: World, dt: float) -> None:
+    """Push enemies that share a cell (``world.crowd_cell``) apart from the cell's centre of mass (O(n), no
+    pair loop, no sort: cells are dense indices counted with ``bincount``)."""
     e = world.enemies
     if e.n < 2:
         return
     x, y = e.view("x"), e.view("y")
-    _, inverse, counts = np.unique(grid.keys, return_inverse=True, return_counts=True)
+    inverse = cell_keys(x, y, world.crowd_cell)
+    counts = np.bincount(inverse)
     cnt = counts[inverse]
     crowded = cnt > 1
     if not crowded.any():

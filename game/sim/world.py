@@ -19,6 +19,8 @@ from game.sim.config import (
     ARENA_W,
     CELL_SIZE,
     DT,
+    HIT_CELL_MIN,
+    PLAYER_BULLET_RADIUS,
     enemy_hp_scale,
     enemy_speed_scale,
     wave_duration,
@@ -93,7 +95,11 @@ class World:
         self.kind_blast_radius = np.array([reg.by_index(i).blast_radius for i in range(len(reg))])
         self.kind_boss = np.array([reg.by_index(i).behaviour == "boss" for i in range(len(reg))])
         self.kind_splits = np.array([reg.by_index(i).split_count > 0 for i in range(len(reg))])
-        self._cell = max(CELL_SIZE, 1.25 * max(reg.by_index(i).radius for i in range(len(reg))) + 8.0)
+        # crowd separation groups enemies by cells as large as the biggest enemy; collisions use cells sized
+        # for the regular (non-boss) enemies and bullets, and test anything bigger directly (game.sim.spatial)
+        self.crowd_cell = max(CELL_SIZE, 1.25 * max(reg.by_index(i).radius for i in range(len(reg))) + 8.0)
+        regular = [reg.get(n).radius for n in reg.regular] or [reg.by_index(0).radius]
+        self._cell = max(HIT_CELL_MIN, 1.25 * max(regular) + PLAYER_BULLET_RADIUS + 2.0)
         self.start_wave(1)
 
     # ------------------------------------------------------------------ the tick
@@ -126,8 +132,8 @@ class World:
         enemy_kinds.detonate(self, dist, DT)
         if len(dist) != self.enemies.n:  # an exploder went off: distances for those left
             dx, dy, dist = enemy_ai.to_player(self)
+        enemy_ai.separate(self, DT)
         grid = Grid(self.enemies.view("x"), self.enemies.view("y"), self._cell)
-        enemy_ai.separate(self, grid, DT)
         weapons.prune_fx(self)
         weapons.update(self, inp, grid, DT)
         enemy_ai.enemy_attacks(self, dx, dy, dist, DT)

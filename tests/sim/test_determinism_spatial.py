@@ -45,3 +45,22 @@ def test_grid_finds_exactly_the_brute_force_overlaps(n: int, m: int, seed: int, 
     d2 = (qx[:, None] - tx[None, :]) ** 2 + (qy[:, None] - ty[None, :]) ** 2
     expected = {(int(i), int(j)) for i, j in zip(*np.nonzero(d2 < (qr + tr[None, :]) ** 2), strict=True)}
     assert found == expected
+
+
+@settings(max_examples=40, deadline=None)
+@given(n=st.integers(0, 60), m=st.integers(0, 40), seed=st.integers(0, 2**32 - 1))
+def test_targets_bigger_than_a_cell_are_still_found(n: int, m: int, seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    tx, ty = rng.uniform(-50, 400, n), rng.uniform(0, 400, n)
+    tr = np.where(rng.random(n) < 0.2, rng.uniform(40, 90, n), rng.uniform(3, 20, n))  # some bosses
+    qx, qy = rng.uniform(-100, 500, m), rng.uniform(-100, 500, m)
+    qr = rng.uniform(2, 18, m)
+    grid = Grid(tx, ty, 40.0)
+    qi, ti = overlap_pairs(qx, qy, qr, grid, tx, ty, tr)
+    found = list(zip(qi.tolist(), ti.tolist(), strict=True))
+    assert len(found) == len(set(found)), "no pair twice"
+    d2 = (qx[:, None] - tx[None, :]) ** 2 + (qy[:, None] - ty[None, :]) ** 2
+    expected = {
+        (int(i), int(j)) for i, j in zip(*np.nonzero(d2 < (qr[:, None] + tr[None, :]) ** 2), strict=True)
+    }
+    assert set(found) == expected
