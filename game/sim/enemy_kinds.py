@@ -20,16 +20,11 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from game.sim import events as ev
-from game.sim.prefabs import BEHAVIOUR_CODES
+from game.sim.prefabs import CHARGER, EXPLODER
 
 if TYPE_CHECKING:
     from game.sim.world import World
 
-CHARGER, EXPLODER, SPLITTER = (
-    BEHAVIOUR_CODES["charger"],
-    BEHAVIOUR_CODES["exploder"],
-    BEHAVIOUR_CODES["splitter"],
-)
 CHARGE_RANGE = 460.0
 WINDUP_S = 0.55
 DASH_S = 0.5

@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from game.headless import run_headless
 
 REPO = Path(__file__).resolve().parents[2]
@@ -53,6 +55,7 @@ def test_cli_strong_bot_reaches_wave_three(saves_dir: Path) -> None:
     assert (saves_dir / "runs.json").exists()
 
 
+@pytest.mark.timeout(300)  # ten 100 s runs: slow on a loaded 2-core box
 def test_weak_bots_die_more_often_than_strong_bots() -> None:
     seeds = range(1, 6)
     weak = sum(run_headless(seed=s, seconds=100, bot="weak").deaths for s in seeds)
