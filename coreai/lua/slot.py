@@ -58,6 +58,7 @@ class ModSlot:
     good: bool = False
     faults: deque[float] = field(default_factory=deque)
     fault_total: int = 0
+    overruns: int = 0  # budget/memory kills of this version, however far apart (never decay)
     last_error: str | None = None
     tick_acc: float = 0.0
     stats: CallStats = field(default_factory=CallStats)

@@ -9,6 +9,9 @@ Rules (timings from ``LuaSettings``):
   left alone, so nothing the modder typed is lost.
 - Otherwise faults are counted; ``quarantine_faults`` within ``fault_window_s`` quarantines the mod
   (persisted) until it is enabled again or its files change.
+- Overruns (a budget kill: CPU deadline or instruction budget, or the memory cap) also count without a
+  window: ``quarantine_faults`` overruns of one loaded version quarantine it however far apart they are,
+  so a mod that stalls the frame once a minute cannot keep doing it.
 """
 
 from __future__ import annotations
@@ -78,6 +81,7 @@ class Supervisor:
             slot.loaded_at = self.clock()
             slot.good = good
             slot.faults.clear()
+            slot.overruns = 0
             slot.last_error = None
             slot.log.system("info", f"loaded v{number} ({bundle.manifest.version}): {reason}")
             return True
@@ -120,6 +124,8 @@ class Supervisor:
     # ------------------------------------------------------------------ faults
     def _record(self, slot: ModSlot, fault: Fault, during: str) -> None:
         slot.fault_total += 1
+        if fault.kind in ("budget", "memory"):
+            slot.overruns += 1
         slot.faults.append(self.clock())
         slot.last_error = f"{during}: {fault.describe()}"
         slot.log.system("fault", f"{during}: {fault.describe()}", fault.line)
@@ -143,9 +149,14 @@ class Supervisor:
         now = self.clock()
         while slot.faults and now - slot.faults[0] > self.settings.fault_window_s:
             slot.faults.popleft()
-        if len(slot.faults) < self.settings.quarantine_faults:
+        limit = self.settings.quarantine_faults
+        if slot.overruns >= limit:
+            reason = f"overran its CPU budget or memory cap {slot.overruns} times; last: {slot.last_error}"
+        elif len(slot.faults) >= limit:
+            window = self.settings.fault_window_s
+            reason = f"{len(slot.faults)} faults in {window:g}s; last: {slot.last_error}"
+        else:
             return False
-        reason = f"{len(slot.faults)} faults in {self.settings.fault_window_s:g}s; last: {slot.last_error}"
         self.quarantine(slot, reason)
         return True
 
