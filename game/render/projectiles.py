@@ -43,18 +43,19 @@ class PlayerBullets:
             textures.dot(), capacity=512, rotating=True, color=palette.PLAYER_BULLET, scale=(0.75, 0.3)
         )
 
-    def sync(self, bullets: Pool, view: View) -> None:
+    def sync(self, bullets: Pool, view: View, *, glow: bool = True) -> None:
         idx = _visible(bullets, view)
-        halos = self.halo.show(len(idx))
+        halos = self.halo.show(len(idx) if glow else 0)
         cores = self.pool.show(len(idx))
         if not len(idx):
             return
         xs, ys = bullets.view("x")[idx].tolist(), bullets.view("y")[idx].tolist()
         ang = np.degrees(-np.arctan2(bullets.view("vy")[idx], bullets.view("vx")[idx])).tolist()
-        for h, c, x, y, a in zip(halos, cores, xs, ys, ang, strict=True):
+        for h, x, y, a in zip(halos, xs, ys, ang, strict=False):
             # rotating pools hold arcade.Sprite, which has an angle
             h.position = (x, y)
             h.angle = a  # type: ignore[attr-defined]
+        for c, x, y, a in zip(cores, xs, ys, ang, strict=True):
             c.position = (x, y)
             c.angle = a  # type: ignore[attr-defined]
 
