@@ -90,7 +90,7 @@ class Scene:
             cursor[0].scale = 0.42
 
     def draw(self) -> None:
-        self.floor.draw()
+        self.floor.draw(detailed=self.quality.glow)
         self.pickups.draw()
         self.enemies.draw_shadows()  # empty when glow is off
         self.enemies.draw()

@@ -59,6 +59,8 @@ HOOK_ERROR_TOAST_EVERY_S = 5.0
 
 
 class ArenaView(AppView):
+    clear_color = palette.FLOOR  # draws the arena (game.render.floor)
+
     def __init__(self, app: GameApp) -> None:
         super().__init__(app)
         self.frame_hooks: list[FrameHook] = []
