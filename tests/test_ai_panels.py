@@ -364,6 +364,7 @@ def test_f7_mods_panel_toggles_reloads_and_shows_quarantine(human_game: tuple[Ga
     render(app)
     shown = panels.mods.text.texts()
     assert "QUARANTINED" in shown
+    assert "crashy (user)" in shown and "kill_streak (shipped)" in shown  # F7 marks where a mod comes from
     assert any("crashy is QUARANTINED" in t for t in shown)
     assert any("tick broke" in t for t in shown)
     toasts = spy_toasts(app)

@@ -72,6 +72,7 @@ class ModSlot:
         return ModStatus(
             name=self.name,
             version=m.version if m else "",
+            title=m.display_name if m else self.name,
             author=m.author if m else "",
             description=m.description if m else "",
             enabled=enabled,
