@@ -96,6 +96,10 @@ class ModManager:
         self._pending: deque[tuple[str, tuple[Any, ...]]] = deque(maxlen=1024)
         self._frame_ms: deque[float] = deque(maxlen=600)
 
+    def set_game_clock(self, clock: Callable[[], float]) -> None:
+        """Count fault, revert and promotion windows in game seconds (polling stays on ``clock``)."""
+        self._sup.game_clock = clock
+
     # ------------------------------------------------------------------ discovery and loading
     def load_all(self) -> list[ModStatus]:
         """Discover every mod folder, resolve dependencies, conflicts and load order across all of them

@@ -1,7 +1,8 @@
 """Fault policy of running mods: start a version, auto-revert a fresh version that faults, quarantine a
 mod that keeps faulting, promote a version to "good" once it has run cleanly, and post HUD notices.
 
-Rules (timings from ``LuaSettings``):
+Rules (timings from ``LuaSettings``; the windows count game seconds once the game sets ``game_clock``, so
+a fast headless run is not a mod faulting fast):
 - Every source that starts is recorded in the ``VersionStore`` (status ``new``).
 - A version that runs ``revert_window_s`` without a fault becomes ``good``.
 - A version that faults (load error, runtime error, budget kill, memory cap) before it is good, while an
@@ -50,6 +51,7 @@ class Supervisor:
         self.prefs = prefs
         self.state = state
         self.clock = clock
+        self.game_clock = clock  # fault/revert/promote windows: the game's clock once the host sets it
         self.notices: deque[Notice] = deque(maxlen=64)
 
     # ------------------------------------------------------------------ notices
@@ -78,7 +80,7 @@ class Supervisor:
         if fault is None:
             slot.version, slot.bundle = number, bundle
             slot.state = ModState.LOADED
-            slot.loaded_at = self.clock()
+            slot.loaded_at = self.game_clock()
             slot.good = good
             slot.faults.clear()
             slot.overruns = 0
@@ -126,7 +128,7 @@ class Supervisor:
         slot.fault_total += 1
         if fault.kind in ("budget", "memory"):
             slot.overruns += 1
-        slot.faults.append(self.clock())
+        slot.faults.append(self.game_clock())
         slot.last_error = f"{during}: {fault.describe()}"
         slot.log.system("fault", f"{during}: {fault.describe()}", fault.line)
         if fault.traceback:
@@ -135,7 +137,7 @@ class Supervisor:
     def on_fault(self, slot: ModSlot, fault: Fault, during: str) -> None:
         """A running mod faulted in a hook, on_tick or a timer."""
         self._record(slot, fault, during)
-        now = self.clock()
+        now = self.game_clock()
         fresh = not slot.good and now - slot.loaded_at <= self.settings.revert_window_s
         digest = slot.bundle.digest if slot.bundle else ""
         if fresh and self._revert_to_good(
@@ -146,7 +148,7 @@ class Supervisor:
             slot.state = ModState.FAULTED
 
     def _maybe_quarantine(self, slot: ModSlot) -> bool:
-        now = self.clock()
+        now = self.game_clock()
         while slot.faults and now - slot.faults[0] > self.settings.fault_window_s:
             slot.faults.popleft()
         limit = self.settings.quarantine_faults
@@ -175,7 +177,7 @@ class Supervisor:
 
         At most one version is marked per call: each mark is an fsync'd write on the main thread.
         """
-        now = self.clock()
+        now = self.game_clock()
         window = self.settings.revert_window_s
         marked = False
         for slot in slots:

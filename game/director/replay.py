@@ -113,6 +113,8 @@ def _replay(path: Path, *, strict: bool, events: EventRegistry | None) -> RunSum
         raise PersistenceError(
             str(path), "this run was played by a human; inputs are not recorded, so it cannot replay"
         )
+    if h.seconds <= 0:
+        raise PersistenceError(str(path), "the header records no run length (seconds = 0); cannot replay")
     registry = events if events is not None else EventRegistry()
     missing = sorted(set(h.events) - set(registry.names()))
     if missing:

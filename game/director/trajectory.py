@@ -46,7 +46,7 @@ class TrajectoryHeader(BaseModel):
     seed: int = Field(ge=0, le=2**63 - 1)
     bot: SkillName | None  # None: a human played (such a run cannot replay)
     mode: str = Field(min_length=1, max_length=64)
-    seconds: float = Field(gt=0, le=MAX_REPLAY_SECONDS, allow_inf_nan=False)
+    seconds: float = Field(ge=0, le=MAX_REPLAY_SECONDS, allow_inf_nan=False)  # 0: open-ended play
     respawn: bool = True
     memory: list[str] = Field(default_factory=list, max_length=64)
     events: list[str] = Field(

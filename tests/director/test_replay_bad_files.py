@@ -51,6 +51,7 @@ def _cases(lines: list[str]) -> dict[str, bytes | None]:
         "header_only_type": b'{"type": "header"}\n{"type": "summary"}\n',
         "seconds_1e12": "\n".join(_header(lines, seconds=1e12)).encode(),
         "seconds_negative": "\n".join(_header(lines, seconds=-5)).encode(),
+        "seconds_zero": "\n".join(_header(lines, seconds=0)).encode(),
         "seconds_nan": "\n".join(_header(lines)).replace('"seconds": 5.0', '"seconds": NaN').encode(),
         "seed_huge": "\n".join(_header(lines, seed=2**70)).encode(),
         "seed_string": "\n".join(_header(lines, seed="abc")).encode(),
