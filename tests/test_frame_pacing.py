@@ -19,8 +19,6 @@ from game.views.arena import MAX_STEPS_PER_FRAME, SIM_BUDGET_S
 
 pytestmark = pytest.mark.window
 
-window = ws.window
-make_app = ws.make_app
 
 
 def played(app: GameApp, fps: float, seconds: float) -> float:

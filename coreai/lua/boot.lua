@@ -473,4 +473,5 @@ function kit.seal()
 end
 
 kit.runners = runners
+kit.copy_lib = copy_lib  -- guards.lua copies the standard libraries with it
 return kit

@@ -25,6 +25,7 @@ local spend, after = kit.spend, kit.after
 local s_upper, s_lower, s_reverse, s_sub, s_char = string.upper, string.lower, string.reverse, string.sub, string.char
 local u_len, u_codepoint, u_char = utf8.len, utf8.codepoint, utf8.char
 local m_min, m_max = math.min, math.max
+local copy_lib = kit.copy_lib  -- the one copy, defined in boot.lua
 
 local MAX_STRING = cfg.max_string
 local MAX_ELEMS = cfg.max_elements
@@ -278,14 +279,6 @@ local function g_unpack(t, i, j)
     check_range("unpack", a, b)
   end
   return t_unpack(t, i, j)
-end
-
-local function copy_lib(lib, drop)
-  local out = {}
-  for k, v in next, lib do
-    if not (drop and drop[k]) then out[k] = v end
-  end
-  return out
 end
 
 local strlib = copy_lib(string, {dump = true, pack = true, unpack = true, packsize = true})

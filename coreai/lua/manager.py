@@ -42,23 +42,13 @@ from coreai.lua.prefs import PrefsFile
 from coreai.lua.registry import ModRegistry
 from coreai.lua.results import ExecResult, LogEntry, ModState, ModStatus, Notice
 from coreai.lua.settings import LuaSettings
-from coreai.lua.slot import ModSlot
+from coreai.lua.slot import HOOKS, ModSlot
 from coreai.lua.supervisor import Supervisor
 from coreai.lua.versions import VersionInfo, VersionStore
 from coreai.paths import saves_root, shipped_dir, user_mods_dir
 from coreai.version import __version__ as GAME_VERSION
 
 log = logger.bind(feature="lua", trace_id=None)
-
-HOOKS = (
-    "on_wave_start",
-    "on_wave_end",
-    "on_enemy_spawned",
-    "on_enemy_killed",
-    "on_player_damaged",
-    "on_director_event",
-)
-
 
 class ModManager:
     """Every mod of the game and the console sandboxes; one instance, used from the main thread only.

@@ -12,14 +12,12 @@ from loguru import logger
 
 from coreai.errors import CoreAIError, ModError
 from coreai.lua.manifest import ModBundle, folder_signature, read_bundle, read_files, read_manifest
-from coreai.lua.modlog import ModLog
 from coreai.lua.packaging import write_folder
 from coreai.lua.prefs import PrefsFile
 from coreai.lua.resolve import resolve
 from coreai.lua.results import ModState
 from coreai.lua.settings import LuaSettings
 from coreai.lua.slot import ModSlot
-from coreai.lua.storage import ModStorage
 from coreai.lua.supervisor import Supervisor
 from coreai.lua.versions import VersionStore
 
@@ -88,14 +86,7 @@ class ModRegistry:
     def slot(self, name: str, folder: Path | None, shipped: bool) -> ModSlot:
         slot = self.slots.get(name)
         if slot is None:
-            s = self.settings
-            slot = ModSlot(
-                name,
-                folder,
-                shipped,
-                ModLog(name, s.log_capacity, s.log_lines_per_call),
-                ModStorage(name, s.storage_cap_bytes),
-            )
+            slot = ModSlot.new(name, folder, shipped, self.settings)
             self.slots[name] = slot
         slot.folder, slot.shipped = folder, shipped
         return slot
