@@ -1,15 +1,16 @@
 """Bot players that drive the same ``PlayerInput`` a human does, for tests, benchmarks, the director's
 evaluation and the windowed demo mode (``--bot``).
 
-Skill presets differ in reaction delay (how often the bot re-reads the world), aim error, how far it looks
-for danger, whether it dodges projectiles and dashes out of trouble, and how it picks upgrades.
+Skill presets (novice, weak, average, strong) differ in reaction delay (how often the bot re-reads the
+world), aim error, how far it looks for danger, whether it dodges projectiles and dashes out of trouble,
+and how it picks upgrades.
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, get_args
 
 import numpy as np
 
@@ -17,7 +18,8 @@ from game.sim.config import ARENA_H, ARENA_W
 from game.sim.player import PlayerInput
 from game.sim.world import World
 
-SkillName = Literal["weak", "average", "strong"]
+SkillName = Literal["novice", "weak", "average", "strong"]
+SKILL_NAMES: tuple[SkillName, ...] = get_args(SkillName)
 
 
 @dataclass(frozen=True)
@@ -33,6 +35,8 @@ class BotSkill:
 
 
 SKILLS: dict[str, BotSkill] = {
+    # a first-time player: slow to react, poor aim, walks into bullets, never dashes, hugs walls
+    "novice": BotSkill("novice", 24, 0.6, 80.0, False, False, 0.15, ()),
     "weak": BotSkill("weak", 16, 0.45, 110.0, False, False, 0.3, ()),
     "average": BotSkill("average", 7, 0.18, 200.0, True, False, 0.8, ("damage", "fire_rate", "max_hp")),
     "strong": BotSkill(
