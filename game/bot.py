@@ -36,7 +36,7 @@ class BotSkill:
 
 SKILLS: dict[str, BotSkill] = {
     # a first-time player: slow to react, poor aim, walks into bullets, never dashes, hugs walls
-    "novice": BotSkill("novice", 24, 0.6, 80.0, False, False, 0.15, ()),
+    "novice": BotSkill("novice", 22, 0.55, 110.0, False, False, 0.2, ()),
     "weak": BotSkill("weak", 16, 0.45, 110.0, False, False, 0.3, ()),
     "average": BotSkill("average", 7, 0.18, 200.0, True, False, 0.8, ("damage", "fire_rate", "max_hp")),
     "strong": BotSkill(

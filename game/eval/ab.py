@@ -91,7 +91,7 @@ def run_ab(
                     bar.update(len(results), f"{r.skill} seed {r.seed} {r.mode}")
     if bar:
         bar.close()
-    order = {name: i for i, name in enumerate(SKILLS)}
+    order: dict[str, int] = {name: i for i, name in enumerate(SKILLS)}
     return sorted(results, key=lambda r: (order.get(r.skill, 9), r.seed, r.mode))
 
 
