@@ -7,12 +7,11 @@ from dataclasses import dataclass
 
 from game.director.pacing import PacingState
 from game.director.plan import DirectorKnobs, DirectorPlan
-from game.director.saturation import Saturation
+from game.director.saturation import NO_SATURATION, Saturation
 from game.director.skill import SkillSignals, label
 
 HISTORY_S = 120.0  # the panel's intensity graph spans the last two minutes
-HISTORY_HZ = 4
-NO_SATURATION = Saturation((), ())  # samples per second of game time
+HISTORY_HZ = 4  # samples per second of game time
 
 
 @dataclass(frozen=True)

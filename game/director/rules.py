@@ -3,20 +3,29 @@ yardstick the LLM backends are measured against; its plans go through the same v
 
 Policy, first match wins:
 
-1. **Recovery** – the player died in the last ``RECENT_DEATH_S`` s, is below ``LOW_HP`` HP, or lost more than
-   ``HEAVY_DAMAGE_15S`` of a bar in 15 s (``BOSS_LOW_HP`` while a boss is alive): ``ease_off`` (more pickups,
-   fewer elites, a softer mix).
+1. **Recovery** – the player died in the last ``RECENT_DEATH_S`` s, died ``DEATHS_WINDOW_MIN`` times in the
+   last 60 s (the last under ``DEATHS_WINDOW_EASE_S`` ago), is below ``LOW_HP`` HP, lost more than
+   ``HEAVY_DAMAGE_15S`` of a bar in 15 s or ``HEAVY_DAMAGE_30S`` in 30 s, or, in the first minute and not yet
+   rated above ``EARLY_SKILL``, lost ``EARLY_DAMAGE_15S`` in 15 s: ``ease_off`` (more pickups, fewer elites,
+   a lower tier, a softer mix).
 2. **Warm-up** – under ``WARMUP_S`` s into the run there is nothing to judge yet: ``hold``.
-3. **Boss fight** – a boss is alive: ``hold``; the boss is the pressure.
+3. **Boss fight** – a boss is alive: ``hold`` (``ease_off`` under ``BOSS_LOW_HP``); the boss is the pressure.
 4. **Pacing windows** – Sustain Peak, Peak Fade and Relax are the pacing loop's job: ``hold``.
-5. **Build Up** – coasting (intensity under ``COAST_INTENSITY``, HP at least ``COAST_HP``, under
-   ``COAST_DAMAGE_15S`` of a bar lost in 15 s, at most ``COAST_NEAR_MAX`` enemies near): ``spike`` with a
-   swarm; under-challenged (intensity under ``RAISE_INTENSITY``, HP at least ``RAISE_HP``, little recent
-   damage): ``raise``; otherwise ``hold``.
+5. **Build Up** – the skill estimate (``snapshot.skill``) sets a pressure ceiling (``pressure_ceiling``).
+   Coasting (intensity under ``COAST_INTENSITY``, HP at least ``COAST_HP``, under ``COAST_DAMAGE_15S`` lost
+   in 15 s, at most ``COAST_NEAR_MAX`` enemies near): ``spike`` with a swarm (``raise`` before
+   ``FIRST_SPIKE_S`` unless rated ``EARLY_SPIKE_SKILL``); pressure far past the ceiling while taking damage:
+   ``ease_off``; ``PEAK_DUE_S`` of Build Up without a peak: ``spike``; under-challenged (intensity under
+   ``RAISE_INTENSITY``, HP at least ``RAISE_HP``, little recent damage): ``raise`` up to the ceiling, and
+   past it only for a player rated ``ESCALATE_SKILL`` or more; otherwise ``hold``.
+
+A raise or spike for a skilled player near the ceiling also moves the levers past pressure: elite chance up
+``ELITE_STEP``, then (once elites are ``TIER_FROM_ELITE`` common) the enemy ``tier`` up one; ``ease_off``
+brings both back down.
 
 The player's difficulty preset (``[game] difficulty``, ``game.difficulty``) scales the intensity targets
-(``COAST_INTENSITY``, ``RAISE_INTENSITY``) and the HP thresholds of Recovery (``LOW_HP``, ``BOSS_LOW_HP``);
-``normal`` is the tuned policy unchanged.
+(``COAST_INTENSITY``, ``RAISE_INTENSITY``), the HP thresholds of Recovery (``LOW_HP``, ``BOSS_LOW_HP``) and
+the skill-based pressure ceiling; ``normal`` is the tuned policy unchanged.
 """
 
 from __future__ import annotations
@@ -65,6 +74,8 @@ OVER_CEILING_DAMAGE_15S = 0.15
 # Escalation past pressure (what a raise or spike moves once pressure reached its ceiling).
 ESCALATE_SKILL = 0.55  # elites and tiers are for players the estimate rates above this
 ELITE_STEP = 0.04
+TIER_FROM_ELITE = 0.12  # once elites are this common, a raise also moves the enemy tier up one
+EASE_TIER = -1.0
 EASE_MIX = {"grunt": +1.0, "spitter": -1.0, "tank": -0.5}  # mix shift per ease_off plan
 RAISE_MIX = {"runner": +1.0, "grunt": +0.5, "tank": -0.5}  # mix shift per raise / spike plan
 STRONG_RAISE_MIX = {"runner": +1.0, "grunt": +0.5, "spitter": +0.25}  # for a skilled player
@@ -143,6 +154,8 @@ def decide(s: DirectorSituation, p: Preset = NORMAL) -> dict[str, Any]:
         plan["pickup_rate"] = KNOB["pickup_rate"].clamp(k.pickup_rate + EASE_PICKUP)
         plan["elite_chance"] = KNOB["elite_chance"].clamp(k.elite_chance + EASE_ELITE)
         plan["mix"] = _shift(k.mix, allowed, EASE_MIX)
+        if k.tier > 0:
+            plan["tier"] = KNOB["tier"].clamp(k.tier + EASE_TIER)
         if snap.seconds_since_death < RECENT_DEATH_S:
             plan["note"] = f"player died at wave {snap.wave} with pressure {k.pressure:.2f}"
     elif pressure in ("raise", "spike"):
@@ -151,6 +164,8 @@ def decide(s: DirectorSituation, p: Preset = NORMAL) -> dict[str, Any]:
         plan["mix"] = _shift(k.mix, allowed, STRONG_RAISE_MIX if skilled else RAISE_MIX)
         if skilled and k.pressure >= pressure_ceiling(snap.skill, p) * 0.75:
             plan["elite_chance"] = KNOB["elite_chance"].clamp(k.elite_chance + ELITE_STEP)
+            if k.elite_chance >= TIER_FROM_ELITE:
+                plan["tier"] = KNOB["tier"].clamp(k.tier + 1.0)
         if pressure == "spike" and "swarm" in s.events:
             plan["event"] = "swarm"
     return plan

@@ -3,16 +3,19 @@
 Credits per second = base × difficulty coefficient (grows with the wave, the same curve as the static
 ``WaveSpawner``) × the pacing state's multiplier (``pacing.CREDIT_MULT``) × the plan's pressure knob × the
 world's ``spawn_rate_mult``. Each group is one card: prefab, cost, weight (the plan's mix knob), first wave.
-Elites cost ``ELITE_COST_MULT`` times the card. Groups hold at most ``MAX_GROUP`` enemies, come at least
-``GROUP_INTERVAL_S`` apart and never push the live count past ``LIVE_CAP``. Above pressure 1 the group rate
-and size scale with pressure (``group_interval`` / ``max_group``), so a high pressure knob buys more than the
-base spawn rate could spend; below it the live cap shrinks with pressure (``live_cap_for``), so eased
-pressure can never leave a first-time player facing dozens of enemies at once. Variety: the same prefab
-fills at most ``VARIETY_RUN`` groups in a row while another card is affordable, and a card so cheap that a
-full group would barely dent the bank is skipped when a pricier one is affordable. Boss waves bring the
-boss, as in static mode, unless the plans have eased pressure below ``BOSS_MIN_PRESSURE`` (a plan may still
-call the ``boss`` event). Positions are just off-screen, biased to the player's rear and flanks relative to
-where they move (or aim, when standing still).
+Elites cost ``ELITE_COST_MULT`` times the card.
+
+Levers past the income multiplier: above pressure 1 groups come faster and bigger (``group_interval``,
+``max_group``) and from every side (``SURROUND_*``), so a high pressure knob buys more than the base group
+rate could spend; the ``tier`` knob reads the cards and the credit curve that many waves ahead (tougher
+prefabs sooner, more credits). Easing: below pressure 1 the live cap shrinks with pressure
+(``live_cap_for``), so eased pressure never leaves a first-time player facing dozens of enemies at once.
+
+Variety: the same prefab fills at most ``VARIETY_RUN`` groups in a row while another card is affordable, and
+a card so cheap that a full group would barely dent the bank is skipped when a pricier one is affordable.
+Boss waves bring the boss, as in static mode, unless the plans have eased pressure below
+``BOSS_MIN_PRESSURE`` (a plan may still call the ``boss`` event). Positions are just off-screen, biased to
+the player's rear and flanks relative to where they move (or aim, when standing still).
 """
 
 from __future__ import annotations
@@ -57,8 +60,6 @@ SIDE_OFFSETS = (math.pi, math.pi / 2, -math.pi / 2, 0.0)
 SIDE_WEIGHTS = np.array([0.4, 0.25, 0.25, 0.1])
 SIDE_SPREAD = 0.35  # radians of jitter around the chosen side
 SURROUND_FROM, SURROUND_FULL = 1.0, 2.5  # between these pressures the sides blend to uniform (surrounded)
-UNLOCK_STEP = 0.75  # every this much pressure above 1 brings cards one wave before their first wave
-UNLOCK_MAX = 2
 
 
 @dataclass(frozen=True)
@@ -115,11 +116,6 @@ def group_interval(pressure: float) -> float:
 def max_group(pressure: float) -> int:
     """The largest group at this pressure: ``MAX_GROUP``, growing above pressure 1 to ``MAX_GROUP_CAP``."""
     return min(MAX_GROUP_CAP, MAX_GROUP + int(GROUP_SIZE_PER_PRESSURE * max(0.0, pressure - 1.0)))
-
-
-def unlock_offset(pressure: float) -> int:
-    """How many waves early the cards unlock at this pressure (tougher prefabs sooner)."""
-    return min(UNLOCK_MAX, int(max(0.0, pressure - 1.0) / UNLOCK_STEP))
 
 
 def live_cap_for(pressure: float, cap: int = LIVE_CAP) -> int:
@@ -183,8 +179,12 @@ class CreditSpawner:
         self._cooldown = group_interval(self.knobs.pressure)
 
     # ------------------------------------------------------------------ budget and cards
+    def effective_wave(self, world: World) -> int:
+        """The wave the cards and the credit curve are read at: the real wave plus the ``tier`` knob."""
+        return max(1, world.wave) + round(self.knobs.tier)
+
     def difficulty(self, world: World) -> float:
-        return 1.0 + GROWTH_PER_WAVE * (max(1, world.wave) - 1)
+        return 1.0 + GROWTH_PER_WAVE * (self.effective_wave(world) - 1)
 
     def credits_per_second(self, world: World) -> float:
         return (
@@ -210,7 +210,7 @@ class CreditSpawner:
     def cards(self, world: World) -> list[SpawnCard]:
         reg = world.prefabs
         out = []
-        wave = world.wave + unlock_offset(self.knobs.pressure)
+        wave = self.effective_wave(world)
         for name in reg.names:
             pf = reg.get(name)
             if pf.is_boss or pf.first_wave > wave:
