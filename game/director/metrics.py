@@ -48,6 +48,7 @@ class DirectedMetrics:
     peaks: int = 0  # Sustain Peaks entered
     peak_windows: int = 0  # complete PEAK_WINDOW_S windows
     peak_windows_hit: int = 0  # ... of which held at least one Sustain Peak entry
+    checkpoints: tuple[DirectedMetrics, ...] = ()  # the same run's metrics after shorter times, if asked
 
 
 class FlowMeter:

@@ -64,6 +64,7 @@ EARLY_SKILL = 0.45  # ... above this ...
 EARLY_DAMAGE_15S = 0.2  # ... who loses this much of a bar in 15 s is eased at once (a first-time player)
 FIRST_SPIKE_S = 30.0  # no spike before this unless the skill estimate says the player is strong
 EARLY_SPIKE_SKILL = 0.6
+EARLY_SPIKE_KILL_SHARE = 0.8  # ... or unless it has killed this share of what spawned, untouched
 PEAK_DUE_S = 45.0  # a Build Up this long without reaching a peak is pushed into one (a spike)
 PEAK_DUE_HP = 0.6
 # The skill estimate (telemetry ``skill``, 0..1) sets how far plain pressure may go: the ceiling.
@@ -117,7 +118,12 @@ def _choose(s: DirectorSituation, p: Preset = NORMAL) -> tuple[Pressure, str]:
     if s.pacing is not PacingState.BUILD_UP:
         return "hold", f"pacing is in {s.pacing.value}: let the loop run"
     ceiling = pressure_ceiling(snap.skill, p)
-    early = snap.time < FIRST_SPIKE_S and snap.skill < EARLY_SPIKE_SKILL
+    proven = snap.skill >= EARLY_SPIKE_SKILL or (
+        snap.spawned_per_min > 0
+        and snap.kills_per_min >= EARLY_SPIKE_KILL_SHARE * snap.spawned_per_min
+        and snap.damage_15s == 0.0
+    )
+    early = snap.time < FIRST_SPIKE_S and not proven
     if (
         s.intensity < COAST_INTENSITY * p.intensity
         and snap.hp_fraction >= COAST_HP

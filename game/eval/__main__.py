@@ -51,7 +51,12 @@ def _parser() -> argparse.ArgumentParser:
         a.add_argument(
             "--seconds", type=float, default=180.0, help=f"game time per run, up to {MAX_SECONDS:g}"
         )
-        a.add_argument("--skills", default=",".join(SKILLS))
+        a.add_argument("--skills", default=",".join(SKILLS), help=f"comma-separated: {', '.join(SKILLS)}")
+        a.add_argument(
+            "--report-at",
+            default="",
+            help="also report the first N seconds of the same runs, e.g. 180 (comma-separated)",
+        )
         a.add_argument("--workers", type=int, default=2)
     return p
 
@@ -82,12 +87,21 @@ def _ab(args: argparse.Namespace) -> int:
     if args.seeds < 1:
         sys.stderr.write(f"--seeds must be at least 1, got {args.seeds}\n")
         return 2
+    try:
+        report_at = tuple(float(t) for t in args.report_at.split(",") if t.strip())
+    except ValueError:
+        sys.stderr.write(f"--report-at takes seconds separated by commas, got {args.report_at!r}\n")
+        return 2
+    if any(not 0 < t < args.seconds for t in report_at):
+        sys.stderr.write(f"--report-at times must lie between 0 and --seconds ({args.seconds:g})\n")
+        return 2
     results = run_ab(
         seeds=range(args.first_seed, args.first_seed + args.seeds),
         seconds=args.seconds,
         skills=skills,
         mode=args.mode,
         workers=args.workers,
+        report_at=report_at,
     )
     sys.stdout.write(format_ab(results, args.mode, args.seconds) + "\n")
     return 0

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from game.bot import SKILL_NAMES, SkillName
 from game.director.director import STATIC
-from game.director.metrics import BORED_HP, BORED_INTENSITY, FLOW_BAND, PEAK_WINDOW_S
+from game.director.metrics import BORED_HP, BORED_INTENSITY, FLOW_BAND, PEAK_WINDOW_S, DirectedMetrics
 from game.director.runner import run_directed
 from game.eval.progress import ProgressBar
 
@@ -41,11 +41,13 @@ class RunResult:
     peaks: int = 0
     peak_windows: int = 0
     peak_windows_hit: int = 0
+    seconds: float = 0.0  # game time this result covers
 
 
-def run_one(job: tuple[SkillName, int, str, float]) -> RunResult:
-    skill, seed, mode, seconds = job
-    summary, m = run_directed(seed, seconds, skill, mode, respawn=True)
+Job = tuple[SkillName, int, str, float, tuple[float, ...]]
+
+
+def _result(skill: str, seed: int, mode: str, seconds: float, m: DirectedMetrics, kills: int) -> RunResult:
     return RunResult(
         skill,
         seed,
@@ -55,13 +57,23 @@ def run_one(job: tuple[SkillName, int, str, float]) -> RunResult:
         m.over_share,
         m.deaths,
         m.mean_pressure,
-        summary.kills,
+        kills,
         m.minute_flow,
         m.minute_bored,
         m.peaks,
         m.peak_windows,
         m.peak_windows_hit,
+        seconds,
     )
+
+
+def run_one(job: Job) -> list[RunResult]:
+    """One run: its result at ``seconds`` and at each shorter ``report_at`` time of the same run."""
+    skill, seed, mode, seconds, report_at = job
+    summary, m = run_directed(seed, seconds, skill, mode, respawn=True, checkpoints=report_at)
+    early = sorted(t for t in report_at if 0 < t < seconds)
+    out = [_result(skill, seed, mode, t, cm, 0) for t, cm in zip(early, m.checkpoints, strict=True)]
+    return [*out, _result(skill, seed, mode, seconds, m, summary.kills)]
 
 
 def run_ab(
@@ -72,27 +84,30 @@ def run_ab(
     mode: str = "rules",
     workers: int = 2,
     progress: bool = True,
+    report_at: Sequence[float] = (),
 ) -> list[RunResult]:
-    jobs = [(sk, sd, md, seconds) for sk in skills for sd in seeds for md in (STATIC, mode)]
+    """Every (skill, seed) under static and ``mode``; results at ``seconds`` and each ``report_at`` time."""
+    marks = tuple(sorted(float(t) for t in report_at))
+    jobs: list[Job] = [(sk, sd, md, seconds, marks) for sk in skills for sd in seeds for md in (STATIC, mode)]
     bar = ProgressBar(len(jobs), "bot A/B") if progress else None
     results: list[RunResult] = []
     if workers <= 1:
-        for job in jobs:
-            results.append(run_one(job))
+        for i, job in enumerate(jobs, start=1):
+            results.extend(run_one(job))
             if bar:
-                bar.update(len(results), f"{job[0]} seed {job[1]} {job[2]}")
+                bar.update(i, f"{job[0]} seed {job[1]} {job[2]}")
     else:
         with ProcessPoolExecutor(max_workers=workers) as pool:
             futures = [pool.submit(run_one, job) for job in jobs]
-            for fut in as_completed(futures):
-                r = fut.result()
-                results.append(r)
+            for i, fut in enumerate(as_completed(futures), start=1):
+                rs = fut.result()
+                results.extend(rs)
                 if bar:
-                    bar.update(len(results), f"{r.skill} seed {r.seed} {r.mode}")
+                    bar.update(i, f"{rs[-1].skill} seed {rs[-1].seed} {rs[-1].mode}")
     if bar:
         bar.close()
     order: dict[str, int] = {name: i for i, name in enumerate(SKILLS)}
-    return sorted(results, key=lambda r: (order.get(r.skill, 9), r.seed, r.mode))
+    return sorted(results, key=lambda r: (r.seconds, order.get(r.skill, 9), r.seed, r.mode))
 
 
 def _ratio(director: float, static: float) -> str:
@@ -133,7 +148,7 @@ def summarize(results: Sequence[RunResult], mode: str) -> dict[str, dict[str, fl
 def target_misses(row: dict[str, float]) -> list[str]:
     """Which of the issue's targets this skill's row misses (empty: all met)."""
     misses = []
-    if row["flow_director"] < TARGET_FLOW_RATIO * row["flow_static"]:
+    if row["flow_director"] < TARGET_FLOW_RATIO * row["flow_static"] or row["flow_director"] == 0:
         misses.append(f"flow ratio < {TARGET_FLOW_RATIO:g}x")
     if row["bored_director"] > row["bored_static"]:
         misses.append("bored > static")
@@ -145,6 +160,16 @@ def target_misses(row: dict[str, float]) -> list[str]:
 
 
 def format_ab(results: Sequence[RunResult], mode: str, seconds: float, *, per_minute: bool = True) -> str:
+    """The report for every time the results cover (shortest first), or just ``seconds`` if they hold one."""
+    times = sorted({r.seconds for r in results}) or [seconds]
+    blocks = [
+        _format_one([r for r in results if r.seconds == t], mode, t, per_minute=per_minute and t == times[-1])
+        for t in times
+    ]
+    return "\n\n".join(blocks)
+
+
+def _format_one(results: Sequence[RunResult], mode: str, seconds: float, *, per_minute: bool) -> str:
     table = summarize(results, mode)
     seeds = sorted({r.seed for r in results})
     lo, hi = FLOW_BAND
