@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from game.difficulty import preset
 from game.director.director import Director
 from game.director.knobs import KNOB
 from game.director.pacing import PacingState
@@ -87,7 +88,9 @@ def test_two_deaths_and_a_bar_lost_in_30s_recover_not_hold() -> None:
 
 def test_skill_sets_the_ceiling_and_escalation_moves_elites_then_tier() -> None:
     assert pressure_ceiling(0.2) < pressure_ceiling(0.5) < pressure_ceiling(0.85)
-    assert pressure_ceiling(0.5, "easy") < pressure_ceiling(0.5) < pressure_ceiling(0.5, "hard")
+    assert (
+        pressure_ceiling(0.5, preset("easy")) < pressure_ceiling(0.5) < pressure_ceiling(0.5, preset("hard"))
+    )
     weak_at_ceiling = _situation(
         time=150, wave=4, hp_fraction=0.9, skill=0.3, knobs=DirectorKnobs(pressure=0.8)
     )
