@@ -5,7 +5,13 @@ from __future__ import annotations
 import importlib
 import sys
 
-SECTIONS = ["bench.bench_sim", "bench.bench_coreai", "bench.bench_lua", "bench.bench_llm"]
+SECTIONS = [
+    "bench.bench_sim",
+    "bench.bench_render",
+    "bench.bench_coreai",
+    "bench.bench_lua",
+    "bench.bench_llm",
+]
 
 
 def main() -> int:

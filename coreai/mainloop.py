@@ -78,6 +78,7 @@ class MainLoopQueue:
             if self.config.rate_per_s > 0
             else None
         )
+        self._game_limiter: AgentRateLimiter | None = None  # main-thread producers (mods), in game time
         self._drain_lock = threading.Lock()
         self._paused = False
         self._closed = False
@@ -118,6 +119,13 @@ class MainLoopQueue:
             self._apply(self._handlers[type(command)], command, future)
         return future.result(0)
 
+    def set_game_clock(self, clock: Callable[[], float]) -> None:
+        """Rate-limit commands applied on the main thread (``apply_now``: mods, driven by game events) in
+        game seconds, so a game running at 14x real time does not look like a mod posting 14x as fast.
+        Queued commands from agents keep the wall-clock limit."""
+        if self.config.rate_per_s > 0:
+            self._game_limiter = AgentRateLimiter(self.config.rate_per_s, self.config.rate_burst, clock=clock)
+
     def _admit(self, command: MainLoopCommand, future: CommandFuture[Any], *, queued: bool) -> bool:
         """The checks made before a command may run; a refusal fails ``future`` and returns False."""
         if self._closed:
@@ -130,9 +138,10 @@ class MainLoopQueue:
         if queued and limit and len(self._dq) >= limit:  # may overshoot by the number of racing producers
             self._reject(command, future, CommandRejected(command.kind, f"queue full ({limit} pending)"))
             return False
-        if self._limiter is not None and command.agent and command.mutating:
+        limiter = self._limiter if queued or self._game_limiter is None else self._game_limiter
+        if limiter is not None and command.agent and command.mutating:
             cost = min(command.cost(), self.config.max_spawn_per_command)
-            if not self._limiter.allow(command.agent, cost):
+            if not limiter.allow(command.agent, cost):
                 self._reject(command, future, CommandRateLimited(command.kind, command.agent))
                 return False
         return True

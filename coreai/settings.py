@@ -144,6 +144,8 @@ class GameSettings(_Section):
 
     # Console, F7, F9, chat and options pause the arena while they are open.
     pause_on_overlay: bool = True
+    # Particles, glow and vignette: "high", "low", or "auto" (high until the frame rate stays under 30 FPS).
+    graphics_quality: Literal["auto", "high", "low"] = "auto"
     # The game-over analysis waits this long for the Analyzer, then shows the rules-based one.
     analysis_timeout_s: float = Field(default=25.0, ge=1.0, le=300.0)
     # Options screen (O on the title and pause screens).

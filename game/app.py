@@ -41,6 +41,7 @@ from game.options import LaunchOptions
 from game.prefs import GamePrefs
 from game.render import palette
 from game.render.overlays import HelpOverlay, Overlay, OverlayStack
+from game.render.quality import FrameGovernor
 from game.render.toasts import Toasts
 from game.saves import HighScore, SaveStore
 from game.sim.config import SCREEN_H, SCREEN_W
@@ -112,6 +113,8 @@ class GameApp:
         # [game] pause_on_overlay: a visible modal panel (console, F7, help, chat, options) holds the arena.
         # The AI panels set it from the settings file; the options screen may flip it live.
         self.pause_on_overlay = True
+        # [game] graphics_quality: particles, glow and vignette; "auto" lowers them on a slow machine
+        self.governor = FrameGovernor("auto")
         self._bind_hotkeys()
         self._pause_keys: tuple[int, ...] = hk.PAUSE_KEYS
         self._ui_camera: arcade.Camera2D | None = None

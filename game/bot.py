@@ -1,17 +1,18 @@
 """Bot players that drive the same ``PlayerInput`` a human does, for tests, benchmarks, the director's
 evaluation and the windowed demo mode (``--bot``).
 
-Skill presets differ in reaction delay (how often the bot re-reads the world), aim error, how far it looks
-for danger, whether it dodges projectiles and dashes out of trouble, and how it picks upgrades: which
-weapons it builds around (strong: lance, orbit blades, chain; average: spread shot, missiles; weak: sticks
-to its blaster and picks stats at random) and whether it goes for evolutions.
+Skill presets (novice, weak, average, strong) differ in reaction delay (how often the bot re-reads the
+world), aim error, how far it looks for danger, whether it dodges projectiles and dashes out of trouble,
+and how it picks upgrades: which weapons it builds around (strong: lance, orbit blades, chain; average:
+spread shot, missiles; novice and weak: stick to the blaster and pick stats at random) and whether it goes
+for evolutions.
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, get_args
 
 import numpy as np
 
@@ -20,7 +21,8 @@ from game.sim.player import PlayerInput
 from game.sim.upgrades import WEAPON_PREFIX
 from game.sim.world import World
 
-SkillName = Literal["weak", "average", "strong"]
+SkillName = Literal["novice", "weak", "average", "strong"]
+SKILL_NAMES: tuple[SkillName, ...] = get_args(SkillName)
 
 
 @dataclass(frozen=True)
@@ -39,6 +41,8 @@ class BotSkill:
 
 
 SKILLS: dict[str, BotSkill] = {
+    # a first-time player: slow to react, poor aim, walks into bullets, never dashes, hugs walls
+    "novice": BotSkill("novice", 22, 0.55, 110.0, False, False, 0.2, (), takes_new_weapons=False),
     "weak": BotSkill("weak", 16, 0.45, 110.0, False, False, 0.3, (), takes_new_weapons=False),
     "average": BotSkill(
         "average", 7, 0.18, 200.0, True, False, 0.8, ("damage", "fire_rate", "max_hp"), ("spread", "missile")

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import Literal
 
 from pydantic import BaseModel, Field
 
 from coreai.llm.registry import BACKENDS
+from game.bot import SKILL_NAMES, SkillName
 
-BotName = Literal["weak", "average", "strong"]
+BotName = SkillName
 
 
 class LaunchOptions(BaseModel):
@@ -35,7 +35,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--headless", action="store_true", help="no window: simulate as fast as possible")
     p.add_argument("--seconds", type=float, default=None, help="stop after N seconds of game time")
     p.add_argument("--seed", type=int, default=None, help="RNG seed (same seed + same inputs = same run)")
-    p.add_argument("--bot", choices=["weak", "average", "strong"], default=None, help="let a bot play")
+    p.add_argument("--bot", choices=list(SKILL_NAMES), default=None, help="let a bot play")
     p.add_argument(
         "--json", dest="json_summary", action="store_true", help="print a JSON run summary on exit"
     )

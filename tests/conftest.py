@@ -1,10 +1,13 @@
-"""Suite-wide fixtures: no accidental real LLM calls, and every test writes into its own saves folder."""
+"""Suite-wide fixtures: no accidental real LLM calls, every test writes into its own saves folder, and the
+window tests' fixtures (one shared arcade window, a fresh GameApp per test, an offline AI session; arcade is
+imported only when a test asks for them)."""
 
 from __future__ import annotations
 
 import os
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -40,3 +43,30 @@ def saves_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     d.mkdir()
     monkeypatch.setenv("ARENA_SAVES_DIR", str(d))
     return d
+
+
+@pytest.fixture(scope="session")
+def window() -> Any:
+    from window_support import shared_window
+
+    return shared_window()
+
+
+@pytest.fixture
+def make_app(window: Any, saves_dir: Path) -> Iterator[Any]:
+    from window_support import app_factory
+
+    yield from app_factory(window)
+
+
+@pytest.fixture
+def session(saves_dir: Path) -> Iterator[Any]:
+    """An AI session with every role on the scripted stub (no model calls)."""
+    from coreai.settings import Settings
+    from game.ai.session import AiSession
+    from game.options import LaunchOptions
+
+    settings = Settings.model_validate({"llm": {"default_backend": "stub", "backends": {}}})
+    s = AiSession(LaunchOptions(), settings=settings, configure_logs=False)
+    yield s
+    s.close()

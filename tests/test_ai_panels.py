@@ -7,8 +7,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable, Iterator
-from pathlib import Path
+from collections.abc import Callable
 
 import arcade
 import numpy as np
@@ -17,14 +16,12 @@ import window_support as ws
 from window_support import frames, press, render, send
 
 from coreai.lua import ModState
-from coreai.settings import Settings
 from game.ai.backends import OFFLINE_LINE
 from game.ai.session import AiSession
 from game.ai.wiring import attach
 from game.app import GameApp
 from game.director.pacing import PacingState
 from game.director.panel import IntensitySample
-from game.options import LaunchOptions
 from game.render import palette
 from game.render.ai_panels import AiPanels, install
 from game.render.ai_panels.console_model import exec_lines
@@ -35,8 +32,6 @@ from game.sim.world import World
 
 pytestmark = pytest.mark.window
 
-window = ws.window
-make_app = ws.make_app
 K = arcade.key
 WAIT_S = 30.0  # wall-clock limit for a worker-thread answer
 MANIFEST = (
@@ -46,14 +41,6 @@ CRASHY = {  # a mod that errors on every tick
     "mod.toml": MANIFEST,
     "main.lua": "function on_tick(dt) error('tick broke') end",
 }
-
-
-@pytest.fixture
-def session(saves_dir: Path) -> Iterator[AiSession]:
-    settings = Settings.model_validate({"llm": {"default_backend": "stub", "backends": {}}})
-    s = AiSession(LaunchOptions(), settings=settings, configure_logs=False)
-    yield s
-    s.close()
 
 
 def attached(make: Callable[..., GameApp], session: AiSession, **options: object) -> tuple[GameApp, AiPanels]:
@@ -364,6 +351,7 @@ def test_f7_mods_panel_toggles_reloads_and_shows_quarantine(human_game: tuple[Ga
     render(app)
     shown = panels.mods.text.texts()
     assert "QUARANTINED" in shown
+    assert "crashy (user)" in shown and "kill_streak (shipped)" in shown  # F7 marks where a mod comes from
     assert any("crashy is QUARANTINED" in t for t in shown)
     assert any("tick broke" in t for t in shown)
     toasts = spy_toasts(app)

@@ -28,8 +28,6 @@ from game.views.shop import COIN, ShopView
 
 pytestmark = pytest.mark.window
 
-window = ws.window
-make_app = ws.make_app
 K = arcade.key
 REPLY = "The arena remembers every step you take and every shot you miss, champion, so mind your footing."
 ANALYSIS = "Hurt most: the brutes up close. Accuracy: about half your shots hit. Next: kite wider circles."

@@ -18,8 +18,6 @@ from game.views.options import OptionsView
 
 pytestmark = pytest.mark.window
 
-window = ws.window
-make_app = ws.make_app
 K = arcade.key
 
 

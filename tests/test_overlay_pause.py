@@ -4,7 +4,7 @@ and the HUD says why the game stands still."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import arcade
@@ -24,17 +24,7 @@ from game.views.upgrade import UpgradeView
 
 pytestmark = pytest.mark.window
 
-window = ws.window
-make_app = ws.make_app
 K = arcade.key
-
-
-@pytest.fixture
-def session(saves_dir: Path) -> Iterator[AiSession]:
-    settings = Settings.model_validate({"llm": {"default_backend": "stub", "backends": {}}})
-    s = AiSession(LaunchOptions(), settings=settings, configure_logs=False)
-    yield s
-    s.close()
 
 
 def ai_game(make: Callable[..., GameApp], session: AiSession) -> GameApp:

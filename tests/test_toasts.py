@@ -4,28 +4,22 @@ text), and developer notices kept to the log and the console."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from pathlib import Path
+from collections.abc import Callable
 
 import arcade
 import numpy as np
 import pytest
-import window_support as ws
 from window_support import H, W, frames, press, render, start_arena
 
-from coreai.settings import Settings
 from game.ai.session import AiSession
 from game.ai.wiring import attach
 from game.app import GameApp
-from game.options import LaunchOptions
 from game.render.ai_panels.console import ConsoleOverlay
 from game.render.toasts import ENTER_GAP_S, MAX_SHOWN, merge_key
 from game.sim.config import DT
 
 pytestmark = pytest.mark.window
 
-window = ws.window
-make_app = ws.make_app
 K = arcade.key
 
 
@@ -78,14 +72,6 @@ def test_toasts_sit_in_the_bottom_right_corner_away_from_the_player(make_app: Ca
     left, bottom, w, h = rects[-1]
     patch = img[H - int(bottom + h) : H - int(bottom), int(left) : int(left + w)]
     assert patch.mean() < 90  # the dark backing is drawn behind the text
-
-
-@pytest.fixture
-def session(saves_dir: Path) -> Iterator[AiSession]:
-    settings = Settings.model_validate({"llm": {"default_backend": "stub", "backends": {}}})
-    s = AiSession(LaunchOptions(), settings=settings, configure_logs=False)
-    yield s
-    s.close()
 
 
 def test_toasts_never_cover_the_console_text(make_app: Callable[..., GameApp], session: AiSession) -> None:

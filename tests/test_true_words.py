@@ -3,26 +3,20 @@ panel drops a "last error" once the director's mode changes."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from pathlib import Path
+from collections.abc import Callable
 
 import arcade
 import pytest
-import window_support as ws
 from window_support import force_upgrade, frames, press, render, start_arena
 
-from coreai.settings import Settings
 from game.ai.session import AiSession
 from game.ai.wiring import attach
 from game.app import GameApp
-from game.options import LaunchOptions
 from game.render.ai_panels.director_panel import DirectorPanelOverlay
 from game.views.upgrade import UpgradeView, wave_title
 
 pytestmark = pytest.mark.window
 
-window = ws.window
-make_app = ws.make_app
 K = arcade.key
 
 
@@ -42,14 +36,6 @@ def test_a_wave_ending_on_its_timer_with_enemies_alive_says_over(make_app: Calla
     assert isinstance(view, UpgradeView) and world.enemies.n > 0
     render(app)
     assert view.title.value == "WAVE 1 OVER"
-
-
-@pytest.fixture
-def session(saves_dir: Path) -> Iterator[AiSession]:
-    settings = Settings.model_validate({"llm": {"default_backend": "stub", "backends": {}}})
-    s = AiSession(LaunchOptions(), settings=settings, configure_logs=False)
-    yield s
-    s.close()
 
 
 def test_f10_forgets_the_last_error_when_the_mode_changes(

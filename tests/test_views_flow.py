@@ -11,7 +11,6 @@ from typing import Any
 
 import arcade
 import pytest
-import window_support as ws
 from window_support import (
     H,
     W,
@@ -36,8 +35,6 @@ from game.views.upgrade import UpgradeView
 pytestmark = pytest.mark.window
 
 # the shared-window fixtures (one window per session, a fresh GameApp per test)
-window = ws.window
-make_app = ws.make_app
 
 
 def test_upgrade_view_offers_three_cards_and_a_key_picks(make_app: Callable[..., GameApp]) -> None:

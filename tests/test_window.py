@@ -13,7 +13,6 @@ from pathlib import Path
 import arcade
 import numpy as np
 import pytest
-import window_support as ws
 from PIL import Image
 from window_support import (
     FINISHED,
@@ -39,8 +38,6 @@ from game.views.upgrade import UpgradeView
 pytestmark = pytest.mark.window
 
 # the shared-window fixtures (one window per session, a fresh GameApp per test)
-window = ws.window
-make_app = ws.make_app
 
 
 def test_arena_frame_shows_player_hud_and_floor(make_app: Callable[..., GameApp]) -> None:

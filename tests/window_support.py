@@ -1,19 +1,18 @@
 """Shared by the window tests: ONE arcade window for the whole session (creating GL windows is slow and
 fragile), a fresh ``GameApp`` per test, and helpers to drive frames, send input through the window's event
-dispatch and read pixels back."""
+dispatch and read pixels back. The fixtures (``window``, ``make_app``, ``session``) are in
+tests/conftest.py."""
 
 from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Any
 
 os.environ.setdefault("ARCADE_HEADLESS", "1")
 
 import arcade
 import numpy as np
-import pytest
 from PIL import Image
 
 from game.app import GameApp
@@ -34,11 +33,6 @@ def shared_window() -> arcade.Window:
 W, H = 1280, 720
 
 
-@pytest.fixture(scope="session")
-def window() -> arcade.Window:
-    return shared_window()
-
-
 class Recorder:
     """Stands in for the speakers: records which cues would play."""
 
@@ -52,8 +46,8 @@ class Recorder:
 FINISHED: list[GameApp] = []  # apps whose on_finish callback ran (run_window closes the window there)
 
 
-@pytest.fixture
-def make_app(window: arcade.Window, saves_dir: Path) -> Iterator[Callable[..., GameApp]]:
+def app_factory(window: arcade.Window) -> Iterator[Callable[..., GameApp]]:
+    """Body of the ``make_app`` fixture (tests/conftest.py): a fresh ``GameApp`` per call on ``window``."""
     FINISHED.clear()
 
     def make(**options: Any) -> GameApp:

@@ -6,11 +6,20 @@
 -- read-only proxies, and the runner functions Python calls. Python never reaches into mod code except
 -- through those runners; mods never see a Python object.
 --
--- Budget model: a count hook fires every `hook_step` instructions in the main thread AND in every
--- coroutine (coroutine.create/wrap are wrapped). Each firing takes `hook_step` from the entry's
--- instruction budget and every `deadline_every` firings compares the wall clock with the entry's
--- deadline. Guarded C calls charge their own cost. A kill sets a flag that pcall/xpcall/
--- coroutine.resume/load/coroutine.close re-raise, so mod code cannot swallow it.
+-- Budget model: a count hook fires every N instructions in the main thread AND in every coroutine
+-- (coroutine.create/wrap are wrapped). Each firing takes N from the entry's instruction budget and
+-- compares the wall clock with the entry's deadline (every `deadline_every` firings; 1 by default).
+--
+-- One VM instruction can do work proportional to a string's length (`..`, comparisons, hashing a long
+-- key) and no hook runs inside it, so N adapts to the memory in use: N = hook_window_kb / KiB in use,
+-- clamped to [1, hook_step]. Big strings need big memory, so code that holds or churns them is checked
+-- every few instructions while ordinary code keeps the coarse step; a window between two firings that
+-- took longer than `hook_window_ms` shrinks the step in proportion. A sentinel finalizer re-arms the
+-- hook to fire on the very next instruction after every GC cycle (a cycle means a lot was allocated),
+-- so memory that grows inside one window is noticed at once. Guarded C calls (guards.lua) call
+-- `spend(bytes)`: it charges the bytes to the instruction budget and refuses a call whose estimated
+-- time would pass the deadline. A kill sets a flag that pcall/xpcall/coroutine.resume/load/
+-- coroutine.close re-raise, so mod code cannot swallow it.
 
 local cfg, py = ...
 local G = _G
@@ -19,9 +28,10 @@ local type, error, select, next, tostring, tonumber = type, error, select, next,
 local rawget, rawset, rawequal, rawlen = rawget, rawset, rawequal, rawlen
 local setmetatable, getmetatable = setmetatable, getmetatable
 local pcall, xpcall, load, assert, ipairs = pcall, xpcall, load, assert, ipairs
-local sethook, traceback, getinfo = debug.sethook, debug.traceback, debug.getinfo
+local sethook, gethook, traceback, getinfo = debug.sethook, debug.gethook, debug.traceback, debug.getinfo
 local collectgarbage = collectgarbage
 local co_create, co_resume, co_close = coroutine.create, coroutine.resume, coroutine.close
+local co_running = coroutine.running
 local s_sub, s_gsub = string.sub, string.gsub
 local u_len = utf8.len
 local m_type, huge = math.type, math.huge
@@ -29,6 +39,10 @@ local m_type, huge = math.type, math.huge
 local now = py.now
 local STEP = cfg.hook_step
 local CHECK_EVERY = cfg.deadline_every
+local WINDOW_KB = cfg.hook_window_kb
+local WINDOW_S = cfg.hook_window_ms / 1000
+local SEC_PER_BYTE = cfg.ns_per_byte * 1e-9
+local SPEND_CHECK = 16384  -- C calls on fewer bytes than this only charge the instruction budget
 local MAX_CHUNK = cfg.max_chunk
 local MAX_TEXT = cfg.max_text
 local MEMMSG = "not enough memory"
@@ -65,15 +79,58 @@ local function kill(reason)
   error(KILL, 0)
 end
 
-local function hook()
+-- The step for the memory in use: coarse for ordinary code, down to 1 for code holding big strings.
+local function step_for()
+  local n = WINDOW_KB // collectgarbage("count")
+  if n >= STEP then return STEP end
+  if n < 1 then return 1 end
+  return n
+end
+
+-- The runner frames around the protected call: a hook firing there (between xpcall returning and
+-- `leave` clearing `active`; likely now that the step can be 1) must not raise outside the xpcall.
+local enter, leave
+
+local function in_runner()
+  local f = getinfo(3, "f").func
+  return f == enter or f == leave
+end
+
+local last_t = 0.0  -- clock at the previous firing of this entry (0: none yet)
+local main_step = STEP  -- the main thread's hook period as last set
+
+local hook
+hook = function()
   if not active then return end
-  if killed then error(KILL, 0) end
-  remaining = remaining - STEP
-  if remaining < 0 then kill("instructions") end
+  if killed then
+    if in_runner() then return end
+    error(KILL, 0)
+  end
+  local _, _, n = gethook()
+  remaining = remaining - n
+  if remaining < 0 and not in_runner() then kill("instructions") end
+  local want = step_for()
   fires = fires + 1
   if fires >= CHECK_EVERY then
     fires = 0
-    if now() > deadline then kill("deadline") end
+    local t = now()
+    if t > deadline and not in_runner() then kill("deadline") end
+    -- a window that took long means expensive instructions: shrink the step; grow back gradually
+    if last_t > 0 then
+      local took = t - last_t
+      if took > WINDOW_S then
+        local k = (n * WINDOW_S / took) // 1
+        if k < want then want = k < 1 and 1 or k end
+      elseif want > 2 * n then
+        want = 2 * n
+      end
+    end
+    last_t = t
+  end
+  if want ~= n then
+    sethook(hook, "", want)
+    local _, is_main = co_running()
+    if is_main then main_step = want end
   end
 end
 
@@ -83,6 +140,30 @@ local function charge(n)
     if remaining < 0 then kill("instructions") end
   end
 end
+
+-- A guarded C call is about to touch `bytes` bytes: charge them, and refuse the call when its estimated
+-- time would pass the deadline (it cannot be interrupted once it runs).
+local function spend(bytes)
+  if active and bytes > 0 then
+    remaining = remaining - bytes // 16
+    if remaining < 0 then kill("instructions") end
+    if bytes >= SPEND_CHECK and now() + bytes * SEC_PER_BYTE > deadline then kill("deadline") end
+  end
+end
+
+-- After a guarded C call that touched many bytes: the deadline may have passed inside it.
+local function after(bytes)
+  if active and bytes >= SPEND_CHECK and now() > deadline then kill("deadline") end
+end
+
+-- After every GC cycle (lots of allocation) the hook fires on the next instruction of the thread that
+-- allocated and re-tunes its step. Hooks are off inside finalizers; sethook here only arms the count.
+local sentinel_mt = {}
+sentinel_mt.__gc = function()
+  if active then sethook(hook, "", 1) end
+  setmetatable({}, sentinel_mt)
+end
+setmetatable({}, sentinel_mt)
 
 -- Re-raise a kill (or a memory error) that a protected call caught; pass everything else through.
 local function reraise(ok, ...)
@@ -255,7 +336,7 @@ end
 
 local function g_co_create(f)
   local co = co_create(f)
-  sethook(co, hook, "", STEP)
+  sethook(co, hook, "", step_for())
   return co
 end
 
@@ -307,8 +388,17 @@ local function handler(e)
   return msg
 end
 
-local function leave(ok, ...)
+-- Garbage counts as memory in use and would keep the hook step fine for later entries: after an entry
+-- that left a lot of it (twice the live heap plus 4 MiB), collect it once.
+local live_kb = 0
+
+leave = function(ok, ...)
   active = false
+  local kb = collectgarbage("count")
+  if kb > 2 * live_kb + 4096 then
+    collectgarbage("collect")
+    live_kb = collectgarbage("count")
+  end
   local used = start_budget - remaining
   if killed then
     return false, kill_reason == "memory" and "memory" or "budget", kill_reason, used, kill_where or ""
@@ -320,9 +410,15 @@ local function leave(ok, ...)
   return false, "runtime", safe_str(msg), used, safe_str(last_tb or "", 4 * MAX_TEXT)
 end
 
-local function enter(budget, dl, f, ...)
+enter = function(budget, dl, f, ...)
   remaining, start_budget, deadline, fires = budget, budget, dl, 0
   killed, kill_reason, kill_where, last_msg, last_tb = false, nil, nil, nil, nil
+  local want = step_for()
+  if want ~= main_step then
+    sethook(hook, "", want)
+    main_step = want
+  end
+  last_t = 0.0
   active = true
   return leave(xpcall(f, handler, ...))
 end
@@ -336,6 +432,7 @@ end
 
 local kit = {
   env = env, readonly = readonly, freeze = freeze, plain = plain, safe_str = safe_str, charge = charge,
+  spend = spend, after = after,
   protected = protected, raise = raise, tick_impl = nil,
 }
 
@@ -376,4 +473,5 @@ function kit.seal()
 end
 
 kit.runners = runners
+kit.copy_lib = copy_lib  -- guards.lua copies the standard libraries with it
 return kit

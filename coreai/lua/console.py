@@ -16,12 +16,10 @@ from loguru import logger
 from coreai.lua.bridge import ModBridge, StateCache
 from coreai.lua.host import ModHost
 from coreai.lua.manifest import NAME_PATTERN
-from coreai.lua.modlog import ModLog
 from coreai.lua.results import ErrorKind, ExecResult, ModState
 from coreai.lua.sandbox import LuaSandbox
 from coreai.lua.settings import LuaSettings
 from coreai.lua.slot import ModSlot
-from coreai.lua.storage import ModStorage
 
 _NAME = re.compile(NAME_PATTERN)
 
@@ -42,14 +40,7 @@ class Console:
         if slot is None:
             if not _NAME.match(name):
                 return None
-            s = self.settings
-            slot = ModSlot(
-                name,
-                None,
-                False,
-                ModLog(name, s.log_capacity, s.log_lines_per_call),
-                ModStorage(name, s.storage_cap_bytes),
-            )
+            slot = ModSlot.new(name, None, False, self.settings)
             self.slots[name] = slot
         if slot.sandbox is None:
             self._boot(slot)

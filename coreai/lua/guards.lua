@@ -4,7 +4,11 @@
 -- are wrapped here: string patterns (find/match/gmatch/gsub) are refused when their worst-case
 -- backtracking cost for the subject length is over `pattern_max_cost`, string.rep is refused past
 -- `max_string` bytes, table.concat/insert/remove/move/sort/unpack are range-limited and charge their
--- element count to the entry's instruction budget. string.dump and string.pack/unpack are left out.
+-- element count to the entry's instruction budget. Every string function whose work grows with its input
+-- (upper/lower/reverse/sub/byte/char/format/rep/gsub/find/match, utf8.len/codepoint/char, table.concat)
+-- goes through `kit.spend(bytes)` first: the bytes are charged to the instruction budget and a call whose
+-- estimated time would pass the deadline is refused before it starts; `kit.after(bytes)` checks the clock
+-- once a big call returns. string.dump and string.pack/unpack are left out.
 -- The shared string metatable is locked and points at the guarded string table, so ("x"):rep(...)
 -- is guarded too. Libraries reach the mod as read-only proxies.
 
@@ -17,11 +21,17 @@ local t_concat, t_insert, t_remove, t_move = table.concat, table.insert, table.r
 local t_sort, t_unpack = table.sort, table.unpack
 local m_floor, m_log, huge = math.floor, math.log, math.huge
 local charge, raise, safe_str, readonly, env = kit.charge, kit.raise, kit.safe_str, kit.readonly, kit.env
+local spend, after = kit.spend, kit.after
+local s_upper, s_lower, s_reverse, s_sub, s_char = string.upper, string.lower, string.reverse, string.sub, string.char
+local u_len, u_codepoint, u_char = utf8.len, utf8.codepoint, utf8.char
+local m_min, m_max = math.min, math.max
+local copy_lib = kit.copy_lib  -- the one copy, defined in boot.lua
 
 local MAX_STRING = cfg.max_string
 local MAX_ELEMS = cfg.max_elements
 local PATTERN_MAX = cfg.pattern_max_cost
 local MAX_PATTERN_LEN = cfg.max_pattern_len
+local MAX_MEMORY = cfg.max_memory
 
 -- ------------------------------------------------------------------ guarded C calls
 local function skip_set(p, i, m)
@@ -85,7 +95,8 @@ local function check_pattern(fname, s, p, plainfind)
       raise(s_format("string.%s: pattern '%s' is too complex for a %d-byte subject (limit %d steps)",
         fname, safe_str(p, 40), n, PATTERN_MAX))
     end
-    charge(n // 8)
+    charge(n // 16)
+    spend(n)
   end
 end
 
@@ -103,7 +114,13 @@ local function g_gmatch(s, p, init)
 end
 local function g_gsub(s, p, repl, n)
   check_pattern("gsub", s, p, false)
-  return s_gsub(s, p, repl, n)
+  local len = slen(s)
+  local out = len
+  local tr = type(repl)
+  if tr == "string" or tr == "number" then out = len + (len + 1) * slen(repl) end
+  out = m_min(out, MAX_MEMORY)
+  spend(out)
+  return done(out, s_gsub(s, p, repl, n))
 end
 
 local function g_rep(s, n, sep)
@@ -118,9 +135,82 @@ local function g_rep(s, n, sep)
     if total > MAX_STRING then
       raise(s_format("string.rep: result would be %.0f bytes (limit %d)", total, MAX_STRING))
     end
-    charge(total // 16)
+    spend(total)
   end
   return s_rep(s, n, sep)
+end
+
+-- ------------------------------------------------------------------ sized C string calls
+local function done(bytes, ...)
+  after(bytes)
+  return ...
+end
+
+local function slen(v)
+  local tv = type(v)
+  if tv == "string" then return #v end
+  if tv == "number" then return 24 end
+  return 0
+end
+
+-- bytes of s[i..j] as string.sub/byte/utf8.codepoint read them (defaults: i, j)
+local function slice(s, i, j, di, dj)
+  local n = slen(s)
+  i, j = tonumber(i) or di, tonumber(j) or dj
+  if i == nil or j == nil or i ~= i or j ~= j then return n end
+  if i < 0 then i = n + i + 1 end
+  if j < 0 then j = n + j + 1 end
+  i, j = m_max(i, 1), m_min(j, n)
+  return j >= i and (j - i + 1) or 0
+end
+
+local function whole(f)
+  return function(s, ...)
+    local bytes = slen(s)
+    spend(bytes)
+    return done(bytes, f(s, ...))
+  end
+end
+
+local g_upper, g_lower, g_reverse = whole(s_upper), whole(s_lower), whole(s_reverse)
+
+local function g_sub(s, i, j)
+  local bytes = slice(s, i, j, 1, -1)
+  spend(bytes)
+  return done(bytes, s_sub(s, i, j))
+end
+
+local function g_byte(s, i, j)
+  local bytes = slice(s, i, j or i, 1, 1) * 16  -- every byte becomes a stack value
+  spend(bytes)
+  return done(bytes, s_byte(s, i, j))
+end
+
+local function g_char(...)
+  local bytes = select("#", ...)
+  spend(bytes * 16)
+  return s_char(...)
+end
+
+local function g_format(fmt, ...)
+  local bytes = slen(fmt)
+  for k = 1, select("#", ...) do bytes = bytes + slen((select(k, ...))) end
+  spend(bytes)
+  return done(bytes, s_format(fmt, ...))
+end
+
+local function u_sized(f, di, dj)
+  return function(s, i, j, ...)
+    local bytes = slice(s, i, j, di, dj)
+    spend(bytes)
+    return done(bytes, f(s, i, j, ...))
+  end
+end
+
+local function g_uchar(...)
+  local bytes = select("#", ...)
+  spend(bytes * 16)
+  return u_char(...)
 end
 
 -- Integer arguments as the C functions read them: numbers or numeric strings ("1e9" counts too).
@@ -142,7 +232,9 @@ local function g_concat(t, sep, i, j)
   local b = count_arg(j, nil)
   if b == nil and (j == nil) then b = #t end
   check_range("concat", a, b)
-  return t_concat(t, sep, i, j)
+  local r = t_concat(t, sep, i, j)
+  after(#r)
+  return r
 end
 
 local function g_insert(t, ...)
@@ -189,16 +281,10 @@ local function g_unpack(t, i, j)
   return t_unpack(t, i, j)
 end
 
-local function copy_lib(lib, drop)
-  local out = {}
-  for k, v in next, lib do
-    if not (drop and drop[k]) then out[k] = v end
-  end
-  return out
-end
-
 local strlib = copy_lib(string, {dump = true, pack = true, unpack = true, packsize = true})
 strlib.find, strlib.match, strlib.gmatch, strlib.gsub, strlib.rep = g_find, g_match, g_gmatch, g_gsub, g_rep
+strlib.upper, strlib.lower, strlib.reverse, strlib.sub = g_upper, g_lower, g_reverse, g_sub
+strlib.byte, strlib.char, strlib.format = g_byte, g_char, g_format
 local tbllib = copy_lib(table)
 tbllib.concat, tbllib.insert, tbllib.remove, tbllib.move = g_concat, g_insert, g_remove, g_move
 tbllib.sort, tbllib.unpack = g_sort, g_unpack
@@ -212,5 +298,7 @@ smt.__metatable = false
 env.string = safe_string
 env.table = readonly(tbllib, "table")
 env.math = readonly(copy_lib(math), "math")
-env.utf8 = readonly(copy_lib(utf8), "utf8")
+local utflib = copy_lib(utf8)
+utflib.len, utflib.codepoint, utflib.char = u_sized(u_len, 1, -1), u_sized(u_codepoint, 1, nil), g_uchar
+env.utf8 = readonly(utflib, "utf8")
 env.os = readonly({time = os.time, clock = os.clock, difftime = os.difftime}, "os")

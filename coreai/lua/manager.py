@@ -42,22 +42,13 @@ from coreai.lua.prefs import PrefsFile
 from coreai.lua.registry import ModRegistry
 from coreai.lua.results import ExecResult, LogEntry, ModState, ModStatus, Notice
 from coreai.lua.settings import LuaSettings
-from coreai.lua.slot import ModSlot
+from coreai.lua.slot import HOOKS, ModSlot
 from coreai.lua.supervisor import Supervisor
 from coreai.lua.versions import VersionInfo, VersionStore
 from coreai.paths import saves_root, shipped_dir, user_mods_dir
+from coreai.version import __version__ as GAME_VERSION
 
 log = logger.bind(feature="lua", trace_id=None)
-
-HOOKS = (
-    "on_wave_start",
-    "on_wave_end",
-    "on_enemy_spawned",
-    "on_enemy_killed",
-    "on_player_damaged",
-    "on_director_event",
-)
-
 
 class ModManager:
     """Every mod of the game and the console sandboxes; one instance, used from the main thread only.
@@ -95,33 +86,20 @@ class ModManager:
         self._pending: deque[tuple[str, tuple[Any, ...]]] = deque(maxlen=1024)
         self._frame_ms: deque[float] = deque(maxlen=600)
 
+    def set_game_clock(self, clock: Callable[[], float]) -> None:
+        """Count fault, revert and promotion windows in game seconds (polling stays on ``clock``)."""
+        self._sup.game_clock = clock
+
     # ------------------------------------------------------------------ discovery and loading
     def load_all(self) -> list[ModStatus]:
-        """Discover every mod folder and start the enabled, non-quarantined ones."""
+        """Discover every mod folder, resolve dependencies, conflicts and load order across all of them
+        (``coreai.lua.resolve``), and start the enabled, non-quarantined ones in that order; a mod that
+        cannot load gets its reason as its error (F7, ``manage_mods``) and a notice."""
         if self.prefs.warning:
             self._sup.notice("warning", "mods", self.prefs.warning, "settings")
             self.prefs.warning = None
-        for name, (folder, shipped) in self._reg.discover().items():
-            slot = self._reg.slot(name, folder, shipped)
-            if slot.running:
-                continue
-            self.prefs.defaults[name] = self._enabled_by_default(folder)
-            if not self.prefs.is_enabled(name):
-                slot.state = ModState.DISABLED
-            elif (reason := self.prefs.quarantined(name)) is not None:
-                slot.state, slot.last_error = ModState.QUARANTINED, reason
-            else:
-                self._reg.load_from_disk(slot, "startup")
+        self._reg.start_all(GAME_VERSION)
         return self.status()
-
-    @staticmethod
-    def _enabled_by_default(folder: Path) -> bool:
-        try:
-            return parse_manifest(
-                (folder / "mod.toml").read_text(encoding="utf-8"), str(folder)
-            ).enabled_by_default
-        except (OSError, UnicodeDecodeError, ModError):
-            return True  # a broken manifest is reported when the mod loads
 
     # ------------------------------------------------------------------ management operations
     def list_mods(self) -> list[str]:

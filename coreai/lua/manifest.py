@@ -14,9 +14,10 @@ import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from packaging.specifiers import InvalidSpecifier, SpecifierSet
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from coreai.errors import ModError, ModManifestError
 from coreai.lua.settings import LuaSettings
@@ -27,13 +28,29 @@ TEXT_SUFFIXES = (".lua", ".md", ".txt", ".json")
 _PATH_PART = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}$")
 
 
-class ModManifest(BaseModel):
-    """``mod.toml``: name, version, author, description, api_version, entry."""
+VERSION_PATTERN = r"^\d+\.\d+(\.\d+)?([-+][0-9A-Za-z.-]+)?$"
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+
+def _spec(value: str) -> str:
+    try:
+        SpecifierSet(value)
+    except InvalidSpecifier as exc:
+        raise ValueError(f"'{value}' is not a version range (e.g. \">=1.0, <2\")") from exc
+    return value
+
+
+VersionRange = Annotated[str, AfterValidator(_spec)]
+
+
+class ModManifest(BaseModel):
+    """``mod.toml``: name, version, author, title, description, api_version, entry, dependencies (name ->
+    version range), conflicts, load_order, min_game_version. Keys this game does not know are kept aside
+    (``unknown_keys``) and reported as a warning, so an older game still loads a newer mod."""
+
+    model_config = ConfigDict(extra="allow", frozen=True)
 
     name: str = Field(pattern=NAME_PATTERN, description="lower_snake_case, 2-40 chars; the mod's id")
-    version: str = Field(pattern=r"^\d+\.\d+(\.\d+)?([-+][0-9A-Za-z.-]+)?$", description="e.g. 1.0.0")
+    version: str = Field(pattern=VERSION_PATTERN, description="e.g. 1.0.0")
     author: str = Field(min_length=1, max_length=80)
     description: str = Field(default="", max_length=500)
     api_version: Literal[1] = Field(description="Mod API version; this game speaks 1")
@@ -41,6 +58,35 @@ class ModManifest(BaseModel):
     enabled_by_default: bool = Field(
         default=True, description="false: the mod ships off until the player enables it (F7 / manage_mods)"
     )
+    title: str = Field(default="", max_length=80, description="display name (F7); default: the name")
+    dependencies: dict[str, VersionRange] = Field(
+        default_factory=dict, description='mods this one needs: name = version range (">=1.0, <2", "" = any)'
+    )
+    conflicts: list[str] = Field(default_factory=list, description="mods that must not run with this one")
+    load_order: int = Field(default=0, ge=-1000, le=1000, description="lower loads first (after deps)")
+    min_game_version: str | None = Field(
+        default=None, pattern=VERSION_PATTERN, description="the oldest game version this mod runs on"
+    )
+
+    @property
+    def unknown_keys(self) -> list[str]:
+        return sorted(self.model_extra or {})
+
+    def unknown_keys_warning(self) -> str:
+        keys = ", ".join(self.unknown_keys)
+        return f"mod {self.name}: mod.toml keys this game does not know are ignored ({keys})"
+
+    @property
+    def display_name(self) -> str:
+        return self.title or self.name
+
+    @field_validator("dependencies")
+    @classmethod
+    def _dependency_names(cls, v: dict[str, str]) -> dict[str, str]:
+        for name in v:
+            if not re.match(NAME_PATTERN, name):
+                raise ValueError(f"dependency '{name}' is not a mod name")
+        return v
 
     @field_validator("entry")
     @classmethod
@@ -103,6 +149,14 @@ def parse_manifest(text: str, where: str) -> ModManifest:
             f"{'.'.join(str(p) for p in err['loc']) or 'mod.toml'}: {err['msg']}" for err in exc.errors()
         )
         raise ModManifestError(where, f"mod.toml is invalid: {problems}") from exc
+
+
+def read_manifest(folder: Path) -> ModManifest | None:
+    """The folder's manifest, or None when it is missing or invalid (reported when the mod loads)."""
+    try:
+        return parse_manifest((folder / MANIFEST).read_text(encoding="utf-8"), str(folder))
+    except (OSError, UnicodeDecodeError, ModError):
+        return None
 
 
 def bundle_from_files(

@@ -11,14 +11,13 @@ from pathlib import Path
 from loguru import logger
 
 from coreai.errors import CoreAIError, ModError
-from coreai.lua.manifest import ModBundle, folder_signature, read_bundle, read_files
-from coreai.lua.modlog import ModLog
+from coreai.lua.manifest import ModBundle, folder_signature, read_bundle, read_files, read_manifest
 from coreai.lua.packaging import write_folder
 from coreai.lua.prefs import PrefsFile
+from coreai.lua.resolve import resolve
 from coreai.lua.results import ModState
 from coreai.lua.settings import LuaSettings
 from coreai.lua.slot import ModSlot
-from coreai.lua.storage import ModStorage
 from coreai.lua.supervisor import Supervisor
 from coreai.lua.versions import VersionStore
 
@@ -54,17 +53,40 @@ class ModRegistry:
                     found[folder.name] = (folder, shipped)
         return found
 
+    def start_all(self, game_version: str) -> None:
+        """Resolve dependencies, conflicts and load order over every discovered mod (``resolve``), then
+        start the enabled, non-quarantined ones in that order; a mod that cannot load gets the reason as its
+        error and a notice."""
+        found = self.discover()
+        manifests = {n: m for n, (folder, _) in found.items() if (m := read_manifest(folder)) is not None}
+        for name in found:
+            self.prefs.defaults[name] = manifests[name].enabled_by_default if name in manifests else True
+        plan = resolve(manifests, {n for n in found if self.prefs.is_enabled(n)}, game_version)
+        for name in plan.order + sorted(n for n in found if n not in plan.order):
+            folder, shipped = found[name]
+            slot = self.slot(name, folder, shipped)
+            if slot.running:
+                continue
+            manifest = manifests.get(name)
+            if manifest is not None:
+                slot.manifest = slot.manifest or manifest
+                if manifest.unknown_keys:
+                    self._sup.notice("warning", name, manifest.unknown_keys_warning(), "manifest")
+            if not self.prefs.is_enabled(name):
+                slot.state = ModState.DISABLED
+            elif (reason := self.prefs.quarantined(name)) is not None:
+                slot.state, slot.last_error = ModState.QUARANTINED, reason
+            elif (problem := plan.problems.get(name)) is not None:
+                slot.state, slot.invalid_reason, slot.last_error = ModState.INVALID, problem, problem
+                slot.log.system("error", problem)
+                self._sup.notice("error", name, f"mod {name} not loaded: {problem}", "load_failed")
+            else:
+                self.load_from_disk(slot, "startup")
+
     def slot(self, name: str, folder: Path | None, shipped: bool) -> ModSlot:
         slot = self.slots.get(name)
         if slot is None:
-            s = self.settings
-            slot = ModSlot(
-                name,
-                folder,
-                shipped,
-                ModLog(name, s.log_capacity, s.log_lines_per_call),
-                ModStorage(name, s.storage_cap_bytes),
-            )
+            slot = ModSlot.new(name, folder, shipped, self.settings)
             self.slots[name] = slot
         slot.folder, slot.shipped = folder, shipped
         return slot

@@ -113,6 +113,7 @@ class ModStatus(BaseModel):
     model_config = ConfigDict(frozen=True)
 
     name: str
+    title: str = ""  # mod.toml's title, else the name
     version: str = ""
     author: str = ""
     description: str = ""

@@ -92,7 +92,11 @@ class LuaSandbox:
                 {
                     "hook_step": settings.hook_step,
                     "deadline_every": settings.deadline_every,
+                    "hook_window_kb": settings.hook_window_kb,
+                    "hook_window_ms": settings.hook_window_ms,
+                    "ns_per_byte": settings.c_ns_per_byte,
                     "max_string": settings.max_string_bytes,
+                    "max_memory": settings.max_memory_mb * MIB,
                     "max_elements": settings.max_elements,
                     "pattern_max_cost": settings.pattern_max_cost,
                     "max_pattern_len": settings.max_pattern_len,

@@ -22,9 +22,23 @@ class LuaSettings(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     max_memory_mb: int = Field(default=32, ge=1, le=1024, description="max_memory of each LuaRuntime")
-    hook_step: int = Field(default=1000, ge=100, le=100_000, description="count-hook period in instructions")
+    hook_step: int = Field(
+        default=1000, ge=100, le=100_000, description="coarsest count-hook period in instructions"
+    )
     deadline_every: int = Field(
-        default=8, ge=1, le=1000, description="hook firings between wall-clock checks"
+        default=1, ge=1, le=1000, description="hook firings between wall-clock checks"
+    )
+    hook_window_kb: int = Field(
+        default=1024 * 1024,
+        ge=1024,
+        le=16 * 1024 * 1024,
+        description="hook period <= this / KiB in use (>= 1): big strings are checked every few instructions",
+    )
+    hook_window_ms: float = Field(
+        default=10.0, gt=0, le=1000, description="a hook window slower than this shrinks the hook period"
+    )
+    c_ns_per_byte: float = Field(
+        default=1.0, gt=0, le=100, description="estimated cost of a guarded C string call per byte (ns)"
     )
 
     load_budget: CallBudget = CallBudget(instructions=5_000_000, deadline_ms=250)

@@ -38,6 +38,18 @@ class CallStats:
             self.max_s = seconds
 
 
+# the game events mods may handle (dispatched by the manager), and the lifecycle hooks every mod may define
+HOOKS = (
+    "on_wave_start",
+    "on_wave_end",
+    "on_enemy_spawned",
+    "on_enemy_killed",
+    "on_player_damaged",
+    "on_director_event",
+)
+LIFECYCLE_HOOKS = ("on_load", "on_unload", "on_tick")
+
+
 @dataclass(eq=False)
 class ModSlot:
     name: str
@@ -58,9 +70,16 @@ class ModSlot:
     good: bool = False
     faults: deque[float] = field(default_factory=deque)
     fault_total: int = 0
+    overruns: int = 0  # budget/memory kills of this version, however far apart (never decay)
     last_error: str | None = None
     tick_acc: float = 0.0
     stats: CallStats = field(default_factory=CallStats)
+
+    @classmethod
+    def new(cls, name: str, folder: Path | None, shipped: bool, settings: LuaSettings) -> ModSlot:
+        """A slot with its own log and storage (the one way mods and console sandboxes get one)."""
+        log = ModLog(name, settings.log_capacity, settings.log_lines_per_call)
+        return cls(name, folder, shipped, log, ModStorage(name, settings.storage_cap_bytes))
 
     @property
     def running(self) -> bool:
@@ -71,6 +90,7 @@ class ModSlot:
         return ModStatus(
             name=self.name,
             version=m.version if m else "",
+            title=m.display_name if m else self.name,
             author=m.author if m else "",
             description=m.description if m else "",
             enabled=enabled,
@@ -85,17 +105,7 @@ class ModSlot:
 
     def diagnostics(self) -> dict[str, Any]:
         sb, st = self.sandbox, self.stats
-        hooks = (
-            "on_load",
-            "on_unload",
-            "on_tick",
-            "on_wave_start",
-            "on_wave_end",
-            "on_enemy_spawned",
-            "on_enemy_killed",
-            "on_player_damaged",
-            "on_director_event",
-        )
+        hooks = (*LIFECYCLE_HOOKS, *HOOKS)
         return {
             "name": self.name,
             "state": str(self.state),

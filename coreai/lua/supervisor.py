@@ -1,7 +1,8 @@
 """Fault policy of running mods: start a version, auto-revert a fresh version that faults, quarantine a
 mod that keeps faulting, promote a version to "good" once it has run cleanly, and post HUD notices.
 
-Rules (timings from ``LuaSettings``):
+Rules (timings from ``LuaSettings``; the windows count game seconds once the game sets ``game_clock``, so
+a fast headless run is not a mod faulting fast):
 - Every source that starts is recorded in the ``VersionStore`` (status ``new``).
 - A version that runs ``revert_window_s`` without a fault becomes ``good``.
 - A version that faults (load error, runtime error, budget kill, memory cap) before it is good, while an
@@ -9,6 +10,9 @@ Rules (timings from ``LuaSettings``):
   left alone, so nothing the modder typed is lost.
 - Otherwise faults are counted; ``quarantine_faults`` within ``fault_window_s`` quarantines the mod
   (persisted) until it is enabled again or its files change.
+- Overruns (a budget kill: CPU deadline or instruction budget, or the memory cap) also count without a
+  window: ``quarantine_faults`` overruns of one loaded version quarantine it however far apart they are,
+  so a mod that stalls the frame once a minute cannot keep doing it.
 """
 
 from __future__ import annotations
@@ -47,6 +51,7 @@ class Supervisor:
         self.prefs = prefs
         self.state = state
         self.clock = clock
+        self.game_clock = clock  # fault/revert/promote windows: the game's clock once the host sets it
         self.notices: deque[Notice] = deque(maxlen=64)
 
     # ------------------------------------------------------------------ notices
@@ -75,9 +80,10 @@ class Supervisor:
         if fault is None:
             slot.version, slot.bundle = number, bundle
             slot.state = ModState.LOADED
-            slot.loaded_at = self.clock()
+            slot.loaded_at = self.game_clock()
             slot.good = good
             slot.faults.clear()
+            slot.overruns = 0
             slot.last_error = None
             slot.log.system("info", f"loaded v{number} ({bundle.manifest.version}): {reason}")
             return True
@@ -120,7 +126,9 @@ class Supervisor:
     # ------------------------------------------------------------------ faults
     def _record(self, slot: ModSlot, fault: Fault, during: str) -> None:
         slot.fault_total += 1
-        slot.faults.append(self.clock())
+        if fault.kind in ("budget", "memory"):
+            slot.overruns += 1
+        slot.faults.append(self.game_clock())
         slot.last_error = f"{during}: {fault.describe()}"
         slot.log.system("fault", f"{during}: {fault.describe()}", fault.line)
         if fault.traceback:
@@ -129,7 +137,7 @@ class Supervisor:
     def on_fault(self, slot: ModSlot, fault: Fault, during: str) -> None:
         """A running mod faulted in a hook, on_tick or a timer."""
         self._record(slot, fault, during)
-        now = self.clock()
+        now = self.game_clock()
         fresh = not slot.good and now - slot.loaded_at <= self.settings.revert_window_s
         digest = slot.bundle.digest if slot.bundle else ""
         if fresh and self._revert_to_good(
@@ -140,12 +148,17 @@ class Supervisor:
             slot.state = ModState.FAULTED
 
     def _maybe_quarantine(self, slot: ModSlot) -> bool:
-        now = self.clock()
+        now = self.game_clock()
         while slot.faults and now - slot.faults[0] > self.settings.fault_window_s:
             slot.faults.popleft()
-        if len(slot.faults) < self.settings.quarantine_faults:
+        limit = self.settings.quarantine_faults
+        if slot.overruns >= limit:
+            reason = f"overran its CPU budget or memory cap {slot.overruns} times; last: {slot.last_error}"
+        elif len(slot.faults) >= limit:
+            window = self.settings.fault_window_s
+            reason = f"{len(slot.faults)} faults in {window:g}s; last: {slot.last_error}"
+        else:
             return False
-        reason = f"{len(slot.faults)} faults in {self.settings.fault_window_s:g}s; last: {slot.last_error}"
         self.quarantine(slot, reason)
         return True
 
@@ -164,7 +177,7 @@ class Supervisor:
 
         At most one version is marked per call: each mark is an fsync'd write on the main thread.
         """
-        now = self.clock()
+        now = self.game_clock()
         window = self.settings.revert_window_s
         marked = False
         for slot in slots:

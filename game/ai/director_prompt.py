@@ -27,7 +27,6 @@ LEVELS = 3  # world-state levels: 0 full summary, 1 reduced, 2 minimal
 REASON_CHARS, ANNOUNCER_CHARS, NOTE_CHARS = 80, 40, 60  # within the plan's own limits
 
 
-
 def choices(knob: Knob, max_n: int = 12) -> list[float | int]:
     """Evenly spaced allowed values from ``knob.lo`` to ``knob.hi`` (both included), at most ``max_n``.
 

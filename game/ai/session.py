@@ -97,6 +97,9 @@ class AiSession:
         )
         self._mods_loaded = False
         self._mod_time = 0.0  # game seconds stepped since the mods last ticked
+        self._game_time = 0.0  # game seconds of every run so far: mods' rate limit and fault windows
+        self.runtime.mainloop.set_game_clock(lambda: self._game_time)
+        self.mods.set_game_clock(lambda: self._game_time)
         # director: static, rules, and one mode per chat backend
         prefabs = PrefabRegistry.load()
         self.capture = PlanCapture()
@@ -187,6 +190,7 @@ class AiSession:
         if self.shop is not None:
             self.shop.shop.purse.collect(events)
         self._mod_time += DT
+        self._game_time += DT
         if self._mods_loaded:
             dispatch_events(self.mods, events)
 

@@ -19,6 +19,7 @@ SUBCOMMANDS: dict[str, str] = {
     "ask": "game.cli.ask",
     "paths": "game.cli.paths",
     "mcp-config": "game.cli.mcp_config",
+    "mods": "game.cli.mods",
 }
 
 

@@ -68,9 +68,14 @@ def _quiet_logging() -> None:
 
 def run(options: LaunchOptions) -> int:
     if options.replay is not None:
+        from coreai.errors import CoreAIError
         from game.director.replay import replay
 
-        summary = replay(options.replay)
+        try:
+            summary = replay(options.replay)
+        except CoreAIError as exc:  # one line naming the file and the problem, never a traceback
+            sys.stderr.write(f"replay failed: {' '.join(str(exc).split())[:500]}\n")
+            return 2
         sys.stdout.write(summary.model_dump_json() + "\n")
         return 0
     seed = options.seed if options.seed is not None else int(time.time()) % 1_000_000

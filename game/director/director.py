@@ -30,6 +30,7 @@ from game.director.pacing import Pacing
 from game.director.panel import HISTORY_HZ, DirectorPanel, IntensityHistory
 from game.director.plan import DirectorKnobs, DirectorPlan
 from game.director.rules import RulesSource
+from game.director.saturation import Saturation, saturation
 from game.director.source import DirectorSituation, PlanReply, PlanRequest, PlanSource, ReplyFuture
 from game.director.spawner import CreditSpawner, DirectorSpawner
 from game.director.telemetry import Telemetry
@@ -41,6 +42,9 @@ from game.sim.world import World
 
 STATIC = "static"
 DECISION_INTERVAL_S = 10.0
+EARLY_DECISION_S = 60.0  # in the first minute of a run ...
+EARLY_INTERVAL_FRACTION = 0.5  # ... decisions come twice as often (the skill estimate moves fastest then)
+OPENING_PRESSURE = 0.6  # a run starts gently; the first plans raise it within seconds for a coasting player
 PENDING_MAX_S = 25.0  # a scheduled request supersedes an in-flight one older than this (game seconds)
 MAX_ANNOUNCEMENTS = 8
 
@@ -88,7 +92,7 @@ class Director:
         self.telemetry = Telemetry()
         self.intensity = IntensityTracker()
         self.pacing = Pacing(seed)
-        self.credit_spawner = CreditSpawner()
+        self.credit_spawner = CreditSpawner(DirectorKnobs(pressure=OPENING_PRESSURE))
         self.static_spawner = WaveSpawner()
         self.spawner = DirectorSpawner(self)
         self._history = IntensityHistory()
@@ -107,6 +111,7 @@ class Director:
         self.last_clamped: tuple[str, ...] = ()
         self.last_error = ""
         self.last_announcer = ""
+        self.saturation = Saturation((), ())
         self.backend = ""
         self.latency_s: float | None = None
         self.trace_id: str | None = None
@@ -174,6 +179,7 @@ class Director:
         if self._carry:
             events, self._carry = [*self._carry, *events], []
         tel = self.telemetry
+        tel.pressure = 1.0 if self._mode == STATIC else self.knobs.pressure
         tel.update(world, events)
         value = self.intensity.update(
             events, hp_fraction=tel.hp_fraction, max_hp=tel.max_hp, engaged=tel.engaged, dt=DT
@@ -208,11 +214,11 @@ class Director:
         pending = self._pending
         if pending is not None:
             if not self._urgent and world.time - pending.asked_at < PENDING_MAX_S:
-                self._next_at = world.time + self.decision_interval_s
+                self._next_at = world.time + self._interval(world)
                 return
             self._drop_pending("a newer request")
         self._urgent = False
-        self._next_at = world.time + self.decision_interval_s
+        self._next_at = world.time + self._interval(world)
         self._seq += 1
         trace = f"dir-s{self.seed}-{self._seq:04d}"
         req = PlanRequest(seq=self._seq, trace_id=trace, tick=world.tick, situation=self.situation(world))
@@ -224,6 +230,10 @@ class Director:
             return
         self._pending = _Pending(req, future, source.name, world.time)
         self._poll(world)
+
+    def _interval(self, world: World) -> float:
+        early = world.time < EARLY_DECISION_S
+        return self.decision_interval_s * (EARLY_INTERVAL_FRACTION if early else 1.0)
 
     def _drop_pending(self, why: str) -> None:
         p = self._pending
@@ -307,7 +317,9 @@ class Director:
             log.warning("plan from {} rejected: {}", reply.backend, exc)
             self._record(world, req, reply, "rejected", error=str(exc))
             return
+        self.last_announcer = ""  # a plan without a line clears the last one: a HOLD never says "bolder"
         self.execute(world, vp.commands)
+        self._track_saturation(log)
         self.accepted += 1
         self.last_plan, self.last_reason, self.last_clamped = vp.plan, vp.plan.reason, vp.clamped
         if verdict is not None:
@@ -317,6 +329,16 @@ class Director:
             return
         log.info("plan {} from {}: {} ({})", req.seq, reply.backend, vp.plan.pressure, vp.plan.reason)
         self._record(world, req, reply, "accepted", vp=vp)
+
+    def _track_saturation(self, log: Any) -> None:
+        before, now = self.saturation, saturation(self.knobs)
+        self.saturation = now
+        for name in sorted(set(now.up) - set(before.up)):
+            log.info("knob saturated: {} at its maximum challenge", name)
+        for name in sorted(set(now.down) - set(before.down)):
+            log.info("knob saturated: {} at its minimum challenge", name)
+        if now.escalation_exhausted and not before.escalation_exhausted:
+            log.warning("every escalation knob is at its bound ({})", now.describe())
 
     def execute(self, world: World, commands: tuple[dict[str, Any], ...] | list[dict[str, Any]]) -> None:
         """Apply validated commands (from ``validate_plan``) to the spawner, the world and the memory."""
@@ -421,4 +443,7 @@ class Director:
             last_announcer=self.last_announcer,
             memory=tuple(self.memory.notes()),
             next_decision_in=max(0.0, self._next_at - world.time),
+            skill=self.telemetry.skill.value,
+            skill_signals=self.telemetry.skill.last,
+            saturation=self.saturation,
         )

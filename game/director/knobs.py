@@ -55,6 +55,7 @@ KNOBS: tuple[Knob, ...] = (
     Knob("pressure",     0.2, 3.0,  1.0, None, "pressure",     "x", "spawn-credit multiplier", in_plan=False),
     Knob("elite_chance", 0.0, 0.35, 0.0, 0.08, "elite chance", "%", "chance a group is elite (3× HP, cost)"),
     Knob("pickup_rate", 0.25, 3.0,  1.0, 0.5,  "pickup rate",  "x", "health-drop multiplier"),
+    Knob("tier",         0.0, 4.0,  0.0, 1.0,  "enemy tier",   "x", "waves ahead: earlier foes, credits"),
 )
 # fmt: on
 KNOB: dict[str, Knob] = {k.name: k for k in KNOBS}

@@ -6,7 +6,9 @@ Every playing tick is classified by the L4D intensity (``intensity.py``) and the
 - **bored**: intensity under ``BORED_INTENSITY`` while HP is at least ``BORED_HP`` (nothing is happening);
 - **overwhelmed**: intensity above the band.
 
-The band is the middle half of the intensity scale, fixed before tuning the director.
+The band is the middle half of the intensity scale, fixed before tuning the director. The meter also keeps
+flow and bored shares per minute of game time and counts Sustain Peaks per ``PEAK_WINDOW_S`` window, so a
+long run cannot hide a dead second half behind a good first three minutes.
 """
 
 from __future__ import annotations
@@ -14,9 +16,14 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
+from game.sim.config import TICK_HZ
+
 FLOW_BAND = (0.25, 0.75)
 BORED_INTENSITY = 0.15
 BORED_HP = 0.7
+MINUTE_TICKS = 60 * TICK_HZ
+PEAK_WINDOW_S = 90.0  # the evaluation wants at least one Sustain Peak in every window this long
+PEAK_STATE = "sustain_peak"
 
 
 @dataclass(frozen=True)
@@ -36,6 +43,12 @@ class DirectedMetrics:
     pacing_share: dict[str, float] = field(default_factory=dict)
     pressure_counts: dict[str, int] = field(default_factory=dict)
     trajectory: str | None = None
+    minute_flow: tuple[float, ...] = ()  # flow share in each minute of game time (the last may be partial)
+    minute_bored: tuple[float, ...] = ()
+    peaks: int = 0  # Sustain Peaks entered
+    peak_windows: int = 0  # complete PEAK_WINDOW_S windows
+    peak_windows_hit: int = 0  # ... of which held at least one Sustain Peak entry
+    checkpoints: tuple[DirectedMetrics, ...] = ()  # the same run's metrics after shorter times, if asked
 
 
 class FlowMeter:
@@ -49,16 +62,28 @@ class FlowMeter:
         self.intensity_sum = 0.0
         self.pressure_sum = 0.0
         self.pacing: Counter[str] = Counter()
+        self._minute: list[list[int]] = []  # [ticks, flow, bored] per minute
+        self._peak_ticks: list[int] = []  # tick index of each Sustain Peak entry
+        self._last_pacing = ""
 
     def add(self, intensity: float, hp_fraction: float, pacing: str, pressure: float) -> None:
+        if self.ticks % MINUTE_TICKS == 0:
+            self._minute.append([0, 0, 0])
+        minute = self._minute[-1]
+        minute[0] += 1
+        if pacing == PEAK_STATE and self._last_pacing != PEAK_STATE:
+            self._peak_ticks.append(self.ticks)
+        self._last_pacing = pacing
         self.ticks += 1
         lo, hi = FLOW_BAND
         if lo <= intensity <= hi:
             self.flow += 1
+            minute[1] += 1
         elif intensity > hi:
             self.over += 1
         if intensity < BORED_INTENSITY and hp_fraction >= BORED_HP:
             self.bored += 1
+            minute[2] += 1
         self.intensity_sum += intensity
         self.pressure_sum += pressure
         self.pacing[pacing] += 1
@@ -66,8 +91,16 @@ class FlowMeter:
     def share(self, count: int) -> float:
         return count / self.ticks if self.ticks else 0.0
 
+    def peak_windows(self) -> tuple[int, int]:
+        """(complete PEAK_WINDOW_S windows, how many of them saw a Sustain Peak begin)."""
+        size = round(PEAK_WINDOW_S * TICK_HZ)
+        windows = self.ticks // size
+        hit = {t // size for t in self._peak_ticks if t // size < windows}
+        return windows, len(hit)
+
     def result(self, mode: str, deaths: int, **counts: object) -> DirectedMetrics:
         n = max(1, self.ticks)
+        windows, hit = self.peak_windows()
         return DirectedMetrics(
             mode=mode,
             ticks=self.ticks,
@@ -78,5 +111,10 @@ class FlowMeter:
             mean_pressure=round(self.pressure_sum / n, 4),
             deaths=deaths,
             pacing_share={k: round(v / n, 4) for k, v in sorted(self.pacing.items())},
+            minute_flow=tuple(round(m[1] / m[0], 4) for m in self._minute),
+            minute_bored=tuple(round(m[2] / m[0], 4) for m in self._minute),
+            peaks=len(self._peak_ticks),
+            peak_windows=windows,
+            peak_windows_hit=hit,
             **counts,  # type: ignore[arg-type]
         )

@@ -6,7 +6,9 @@
 - **Peak Fade**: minimal spawning until intensity falls below ``FADE_EXIT`` (or ``PEAK_FADE_MAX_S`` passes,
   so an engaged player whose intensity cannot decay is not stuck there).
 - **Relax**: L4D relaxes 30–45 s between mobs that come every 90–180 s. Our waves last 30–60 s, a third of
-  that rhythm, so the relax window is scaled by 1/3 to ``RELAX_S`` = 10–15 s. Then Build Up again.
+  that rhythm, so the relax window is scaled by 1/3 to ``RELAX_S`` = 10–15 s. It ends early once the player
+has calmed down (intensity under ``RELAX_EXIT`` after at least ``RELAX_MIN_S``): a rest, not a lull where
+nothing happens. Then Build Up again.
 
 Durations inside a range are drawn from a ``random.Random`` seeded per run, so a run replays exactly.
 """
@@ -31,6 +33,8 @@ PEAK_FADE_MAX_S = 10.0
 L4D_RELAX_S = (30.0, 45.0)
 ARENA_TIME_SCALE = 1.0 / 3.0  # our 30–60 s waves against L4D's 90–180 s mob interval
 RELAX_S = (L4D_RELAX_S[0] * ARENA_TIME_SCALE, L4D_RELAX_S[1] * ARENA_TIME_SCALE)
+RELAX_MIN_S = 5.0
+RELAX_EXIT = 0.2
 
 # How much of the spawner's credit income each state lets through.
 CREDIT_MULT: dict[PacingState, float] = {
@@ -79,6 +83,8 @@ class Pacing:
         elif s is PacingState.PEAK_FADE:
             if intensity < FADE_EXIT or self.time_in_state >= PEAK_FADE_MAX_S:
                 self._enter(PacingState.RELAX)
-        elif self.time_in_state >= self._limit:
+        elif self.time_in_state >= self._limit or (
+            self.time_in_state >= RELAX_MIN_S and intensity < RELAX_EXIT
+        ):
             self._enter(PacingState.BUILD_UP)
         return self.state

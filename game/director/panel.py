@@ -7,6 +7,8 @@ from dataclasses import dataclass
 
 from game.director.pacing import PacingState
 from game.director.plan import DirectorKnobs, DirectorPlan
+from game.director.saturation import NO_SATURATION, Saturation
+from game.director.skill import SkillSignals, label
 
 HISTORY_S = 120.0  # the panel's intensity graph spans the last two minutes
 HISTORY_HZ = 4  # samples per second of game time
@@ -47,6 +49,24 @@ class DirectorPanel:
     next_decision_in: float  # seconds of game time until the next scheduled decision
     overridden: int = 0  # model plans the guard replaced with the rules plan
     prompt: str = ""  # the LLM source's last request size: "prompt N tok (+max) / n_ctx"
+    skill: float = 0.5  # the online skill estimate, 0..1
+    skill_signals: SkillSignals | None = None
+    saturation: Saturation = NO_SATURATION
+
+    def skill_line(self) -> str:
+        """F10: the skill estimate and what it rests on."""
+        text = f"skill {self.skill:.2f} ({label(self.skill)})"
+        sig = self.skill_signals
+        if sig is not None:
+            text += f"  kills {sig.kills:.1f} dmg {sig.damage:.1f}"
+            text += f" acc {sig.accuracy:.1f} alive {sig.alive:.1f}"
+        return text
+
+    def saturation_line(self) -> str:
+        """F10: knobs at a bound ("none" when every knob can still move both ways)."""
+        sat = self.saturation
+        flag = "  ALL ESCALATION AT MAX" if sat.escalation_exhausted else ""
+        return f"saturated: {sat.describe()}{flag}"
 
 
 class IntensityHistory:

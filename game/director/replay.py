@@ -92,13 +92,29 @@ class ReplaySource:
 
 
 def replay(path: Path, *, strict: bool = True, events: EventRegistry | None = None) -> RunSummary:
-    """Replay ``path`` and return the replayed summary; ``PersistenceError`` if it diverged (and strict)."""
+    """Replay ``path`` and return the replayed summary; ``PersistenceError`` if it diverged (and strict).
+
+    Every bad file is a ``PersistenceError`` (or ``CorruptSaveError``) naming the file and the problem:
+    unreadable, not a trajectory, header fields out of bounds, a divergence."""
+    try:
+        return _replay(path, strict=strict, events=events)
+    except CoreAIError:
+        raise
+    except (ValueError, TypeError, KeyError, OverflowError, RecursionError, MemoryError) as exc:
+        raise PersistenceError(str(path), f"cannot replay: {type(exc).__name__}: {exc}") from exc
+
+
+def _replay(path: Path, *, strict: bool, events: EventRegistry | None) -> RunSummary:
+    if path.is_dir():
+        raise PersistenceError(str(path), "is a folder, not a trajectory file")
     traj = read_trajectory(path)
     h = traj.header
     if h.bot is None:
         raise PersistenceError(
             str(path), "this run was played by a human; inputs are not recorded, so it cannot replay"
         )
+    if h.seconds <= 0:
+        raise PersistenceError(str(path), "the header records no run length (seconds = 0); cannot replay")
     registry = events if events is not None else EventRegistry()
     missing = sorted(set(h.events) - set(registry.names()))
     if missing:

@@ -3,20 +3,29 @@ yardstick the LLM backends are measured against; its plans go through the same v
 
 Policy, first match wins:
 
-1. **Recovery** – the player died in the last ``RECENT_DEATH_S`` s, is below ``LOW_HP`` HP, or lost more than
-   ``HEAVY_DAMAGE_15S`` of a bar in 15 s (``BOSS_LOW_HP`` while a boss is alive): ``ease_off`` (more pickups,
-   fewer elites, a softer mix).
+1. **Recovery** – the player died in the last ``RECENT_DEATH_S`` s, died ``DEATHS_WINDOW_MIN`` times in the
+   last 60 s (the last under ``DEATHS_WINDOW_EASE_S`` ago), is below ``LOW_HP`` HP, lost more than
+   ``HEAVY_DAMAGE_15S`` of a bar in 15 s or ``HEAVY_DAMAGE_30S`` in 30 s, or, in the first minute and not yet
+   rated above ``EARLY_SKILL``, lost ``EARLY_DAMAGE_15S`` in 15 s: ``ease_off`` (more pickups, fewer elites,
+   a lower tier, a softer mix).
 2. **Warm-up** – under ``WARMUP_S`` s into the run there is nothing to judge yet: ``hold``.
-3. **Boss fight** – a boss is alive: ``hold``; the boss is the pressure.
+3. **Boss fight** – a boss is alive: ``hold`` (``ease_off`` under ``BOSS_LOW_HP``); the boss is the pressure.
 4. **Pacing windows** – Sustain Peak, Peak Fade and Relax are the pacing loop's job: ``hold``.
-5. **Build Up** – coasting (intensity under ``COAST_INTENSITY``, HP at least ``COAST_HP``, under
-   ``COAST_DAMAGE_15S`` of a bar lost in 15 s, at most ``COAST_NEAR_MAX`` enemies near): ``spike`` with a
-   swarm; under-challenged (intensity under ``RAISE_INTENSITY``, HP at least ``RAISE_HP``, little recent
-   damage): ``raise``; otherwise ``hold``.
+5. **Build Up** – the skill estimate (``snapshot.skill``) sets a pressure ceiling (``pressure_ceiling``).
+   Coasting (intensity under ``COAST_INTENSITY``, HP at least ``COAST_HP``, under ``COAST_DAMAGE_15S`` lost
+   in 15 s, at most ``COAST_NEAR_MAX`` enemies near): ``spike`` with a swarm (``raise`` before
+   ``FIRST_SPIKE_S`` unless rated ``EARLY_SPIKE_SKILL``); pressure far past the ceiling while taking damage:
+   ``ease_off``; ``PEAK_DUE_S`` of Build Up without a peak: ``spike``; under-challenged (intensity under
+   ``RAISE_INTENSITY``, HP at least ``RAISE_HP``, little recent damage): ``raise`` up to the ceiling, and
+   past it only for a player rated ``ESCALATE_SKILL`` or more; otherwise ``hold``.
+
+A raise or spike for a skilled player near the ceiling also moves the levers past pressure: elite chance up
+``ELITE_STEP``, then (once elites are ``TIER_FROM_ELITE`` common) the enemy ``tier`` up one; ``ease_off``
+brings both back down.
 
 The player's difficulty preset (``[game] difficulty``, ``game.difficulty``) scales the intensity targets
-(``COAST_INTENSITY``, ``RAISE_INTENSITY``) and the HP thresholds of Recovery (``LOW_HP``, ``BOSS_LOW_HP``);
-``normal`` is the tuned policy unchanged.
+(``COAST_INTENSITY``, ``RAISE_INTENSITY``), the HP thresholds of Recovery (``LOW_HP``, ``BOSS_LOW_HP``) and
+the skill-based pressure ceiling; ``normal`` is the tuned policy unchanged.
 """
 
 from __future__ import annotations
@@ -35,8 +44,11 @@ from game.director.source import DirectorSituation, PlanReply, PlanRequest
 
 WARMUP_S = 10.0
 RECENT_DEATH_S = 20.0
+DEATHS_WINDOW_MIN = 2  # this many deaths in the last 60 s ...
+DEATHS_WINDOW_EASE_S = 45.0  # ... keep easing until the last one is this old
 LOW_HP = 0.35
 HEAVY_DAMAGE_15S = 0.45
+HEAVY_DAMAGE_30S = 0.9  # a full bar lost in 30 s (older than the 15 s window) is still a beating
 BOSS_LOW_HP = 0.5
 COAST_INTENSITY = 0.15
 COAST_HP = 0.75
@@ -47,8 +59,27 @@ RAISE_HP = 0.6
 RAISE_DAMAGE_15S = 0.25
 EASE_PICKUP, EASE_ELITE = +0.5, -0.08  # knob shifts per ease_off plan (kept in the knob table's ranges)
 RAISE_PICKUP = -0.25  # pickup shift per raise / spike plan
+EARLY_S = 60.0  # the first minute: a player the estimate does not yet rate ...
+EARLY_SKILL = 0.45  # ... above this ...
+EARLY_DAMAGE_15S = 0.2  # ... who loses this much of a bar in 15 s is eased at once (a first-time player)
+FIRST_SPIKE_S = 30.0  # no spike before this unless the skill estimate says the player is strong
+EARLY_SPIKE_SKILL = 0.6
+EARLY_SPIKE_KILL_SHARE = 0.8  # ... or unless it has killed this share of what spawned, untouched
+PEAK_DUE_S = 45.0  # a Build Up this long without reaching a peak is pushed into one (a spike)
+PEAK_DUE_HP = 0.6
+# The skill estimate (telemetry ``skill``, 0..1) sets how far plain pressure may go: the ceiling.
+CEILING_BASE, CEILING_PER_SKILL = -0.2, 3.3
+CEILING_RANGE = (0.6, 3.0)
+OVER_CEILING_MARGIN = 1.35  # well above the ceiling while taking damage: ease back toward it
+OVER_CEILING_DAMAGE_15S = 0.15
+# Escalation past pressure (what a raise or spike moves once pressure reached its ceiling).
+ESCALATE_SKILL = 0.55  # elites and tiers are for players the estimate rates above this
+ELITE_STEP = 0.04
+TIER_FROM_ELITE = 0.12  # once elites are this common, a raise also moves the enemy tier up one
+EASE_TIER = -1.0
 EASE_MIX = {"grunt": +1.0, "spitter": -1.0, "tank": -0.5}  # mix shift per ease_off plan
 RAISE_MIX = {"runner": +1.0, "grunt": +0.5, "tank": -0.5}  # mix shift per raise / spike plan
+STRONG_RAISE_MIX = {"runner": +1.0, "grunt": +0.5, "spitter": +0.25}  # for a skilled player
 
 _ANNOUNCER: dict[str, str] = {
     "ease_off": "Catch your breath.",
@@ -58,14 +89,26 @@ _ANNOUNCER: dict[str, str] = {
 }
 
 
+def pressure_ceiling(skill: float, p: Preset = NORMAL) -> float:
+    """How far the pressure knob may rise for a player of this estimated skill (and difficulty preset)."""
+    lo, hi = CEILING_RANGE
+    return min(hi, max(lo, (CEILING_BASE + CEILING_PER_SKILL * skill) * p.ceiling))
+
+
 def _choose(s: DirectorSituation, p: Preset = NORMAL) -> tuple[Pressure, str]:
     snap = s.snapshot
     if snap.seconds_since_death < RECENT_DEATH_S:
         return "ease_off", f"player died {snap.seconds_since_death:.0f}s ago: give room to recover"
+    if snap.deaths_60s >= DEATHS_WINDOW_MIN and snap.seconds_since_death < DEATHS_WINDOW_EASE_S:
+        return "ease_off", f"{snap.deaths_60s} deaths in 60s: give room to recover"
     if snap.hp_fraction < LOW_HP * p.ease_hp:
         return "ease_off", f"player at {snap.hp_fraction:.0%} HP: ease off"
     if snap.damage_15s > HEAVY_DAMAGE_15S:
         return "ease_off", f"player lost {snap.damage_15s:.0%} HP in 15s: ease off"
+    if snap.damage_30s > HEAVY_DAMAGE_30S:
+        return "ease_off", f"player lost {snap.damage_30s:.0%} HP in 30s: ease off"
+    if snap.time < EARLY_S and snap.skill < EARLY_SKILL and snap.damage_15s > EARLY_DAMAGE_15S:
+        return "ease_off", f"first minute, {snap.damage_15s:.0%} HP lost in 15s (skill {snap.skill:.2f})"
     if snap.time < WARMUP_S:
         return "hold", f"only {snap.time:.0f}s in: too early to judge"
     if snap.boss_alive:
@@ -74,15 +117,34 @@ def _choose(s: DirectorSituation, p: Preset = NORMAL) -> tuple[Pressure, str]:
         return "hold", "boss alive: the boss is the pressure"
     if s.pacing is not PacingState.BUILD_UP:
         return "hold", f"pacing is in {s.pacing.value}: let the loop run"
+    ceiling = pressure_ceiling(snap.skill, p)
+    proven = snap.skill >= EARLY_SPIKE_SKILL or (
+        snap.spawned_per_min > 0
+        and snap.kills_per_min >= EARLY_SPIKE_KILL_SHARE * snap.spawned_per_min
+        and snap.damage_15s == 0.0
+    )
+    early = snap.time < FIRST_SPIKE_S and not proven
     if (
         s.intensity < COAST_INTENSITY * p.intensity
         and snap.hp_fraction >= COAST_HP
         and snap.damage_15s < COAST_DAMAGE_15S
         and snap.enemies_near <= COAST_NEAR_MAX
     ):
+        if early:
+            return "raise", f"coasting {snap.time:.0f}s in (skill {snap.skill:.2f}): raise, no spike yet"
         return "spike", f"player coasting (intensity {s.intensity:.2f}, {snap.hp_fraction:.0%} HP): spike"
+    if (
+        s.knobs.pressure > ceiling * OVER_CEILING_MARGIN
+        and snap.damage_15s > OVER_CEILING_DAMAGE_15S
+        and s.intensity > RAISE_INTENSITY * p.intensity
+    ):
+        return "ease_off", f"pressure {s.knobs.pressure:.2f} past the ceiling {ceiling:.2f}: ease"
+    if s.pacing_s > PEAK_DUE_S and snap.hp_fraction >= PEAK_DUE_HP and not early:
+        return "spike", f"{s.pacing_s:.0f}s of build-up without a peak: bring one"
     calm = snap.hp_fraction >= RAISE_HP and snap.damage_15s < RAISE_DAMAGE_15S
     if s.intensity < RAISE_INTENSITY * p.intensity and calm:
+        if s.knobs.pressure >= ceiling and snap.skill < ESCALATE_SKILL:
+            return "hold", f"under-challenged, but pressure {s.knobs.pressure:.2f} is at skill's ceiling"
         return "raise", f"under-challenged (intensity {s.intensity:.2f}): raise"
     return "hold", f"intensity {s.intensity:.2f} in build-up: hold"
 
@@ -91,17 +153,25 @@ def decide(s: DirectorSituation, p: Preset = NORMAL) -> dict[str, Any]:
     """The rules plan for ``s`` as the tool-argument dict (validated and clamped by the director)."""
     pressure, reason = _choose(s, p)
     k = s.knobs
+    snap = s.snapshot
     plan: dict[str, Any] = {"pressure": pressure, "reason": reason[:120], "announcer": _ANNOUNCER[pressure]}
     allowed = set(s.prefabs)
     if pressure == "ease_off":
         plan["pickup_rate"] = KNOB["pickup_rate"].clamp(k.pickup_rate + EASE_PICKUP)
         plan["elite_chance"] = KNOB["elite_chance"].clamp(k.elite_chance + EASE_ELITE)
         plan["mix"] = _shift(k.mix, allowed, EASE_MIX)
-        if s.snapshot.seconds_since_death < RECENT_DEATH_S:
-            plan["note"] = f"player died at wave {s.snapshot.wave} with pressure {k.pressure:.2f}"
+        if k.tier > 0:
+            plan["tier"] = KNOB["tier"].clamp(k.tier + EASE_TIER)
+        if snap.seconds_since_death < RECENT_DEATH_S:
+            plan["note"] = f"player died at wave {snap.wave} with pressure {k.pressure:.2f}"
     elif pressure in ("raise", "spike"):
+        skilled = snap.skill >= ESCALATE_SKILL
         plan["pickup_rate"] = KNOB["pickup_rate"].clamp(k.pickup_rate + RAISE_PICKUP)
-        plan["mix"] = _shift(k.mix, allowed, RAISE_MIX)
+        plan["mix"] = _shift(k.mix, allowed, STRONG_RAISE_MIX if skilled else RAISE_MIX)
+        if skilled and k.pressure >= pressure_ceiling(snap.skill, p) * 0.75:
+            plan["elite_chance"] = KNOB["elite_chance"].clamp(k.elite_chance + ELITE_STEP)
+            if k.elite_chance >= TIER_FROM_ELITE:
+                plan["tier"] = KNOB["tier"].clamp(k.tier + 1.0)
         if pressure == "spike" and "swarm" in s.events:
             plan["event"] = "swarm"
     return plan

@@ -19,6 +19,7 @@ from game.director.metrics import DirectedMetrics, FlowMeter
 from game.director.source import PlanSource
 from game.director.trajectory import TrajectoryHeader, TrajectoryWriter, new_run_path
 from game.headless import RunSummary, run_headless
+from game.sim.config import TICK_HZ
 from game.sim.world import World
 
 
@@ -73,7 +74,10 @@ def run_directed(
     sources: tuple[PlanSource, ...] = (),
     memory: DirectorMemory | None = None,
     on_tick: Callable[[Director, World], None] | None = None,
+    checkpoints: tuple[float, ...] = (),
 ) -> tuple[RunSummary, DirectedMetrics]:
+    """Play one run; ``checkpoints`` (seconds) also measure the run's first N seconds, in the same run: the
+    director never knows the run's length, so they equal separate shorter runs (a test checks)."""
     director, world = build(seed, mode, respawn=respawn, sources=sources, memory=memory)
     writer: TrajectoryWriter | None = None
     if trajectory:
@@ -82,6 +86,8 @@ def run_directed(
     meter = FlowMeter()
     pressures: Counter[str] = Counter()
     seen = 0
+    marks = {round(c * TICK_HZ) for c in checkpoints if 0 < c < seconds}
+    early: list[DirectedMetrics] = []
 
     def tick(w: World) -> None:
         nonlocal seen
@@ -96,6 +102,8 @@ def run_directed(
             seen = director.accepted
             if director.last_plan is not None:
                 pressures[director.last_plan.pressure] += 1
+        if w.tick in marks:
+            early.append(meter.result(mode, w.stats.deaths))
         if on_tick is not None:
             on_tick(director, w)
 
@@ -111,5 +119,6 @@ def run_directed(
         superseded=director.superseded,
         pressure_counts=dict(pressures),
         trajectory=str(writer.path) if writer is not None else None,
+        checkpoints=tuple(early),
     )
     return summary, metrics

@@ -3,13 +3,19 @@
 Credits per second = base × difficulty coefficient (grows with the wave, the same curve as the static
 ``WaveSpawner``) × the pacing state's multiplier (``pacing.CREDIT_MULT``) × the plan's pressure knob × the
 world's ``spawn_rate_mult``. Each group is one card: prefab, cost, weight (the plan's mix knob), first wave.
-Elites cost ``ELITE_COST_MULT`` times the card. Groups hold at most ``MAX_GROUP`` enemies, come at least
-``GROUP_INTERVAL_S`` apart and never push the live count past ``LIVE_CAP``. Variety: the same prefab fills at
-most ``VARIETY_RUN`` groups in a row while another card is affordable, and a card so cheap that a full group
-would barely dent the bank is skipped when a pricier one is affordable. Boss waves bring the boss, as in
-static mode, unless the plans have eased pressure below ``BOSS_MIN_PRESSURE`` (a plan may still call the
-``boss`` event). Positions are just off-screen,
-biased to the player's rear and flanks relative to where they move (or aim, when standing still).
+Elites cost ``ELITE_COST_MULT`` times the card.
+
+Levers past the income multiplier: above pressure 1 groups come faster and bigger (``group_interval``,
+``max_group``) and from every side (``SURROUND_*``), so a high pressure knob buys more than the base group
+rate could spend; the ``tier`` knob reads the cards and the credit curve that many waves ahead (tougher
+prefabs sooner, more credits). Easing: below pressure 1 the live cap shrinks with pressure
+(``live_cap_for``), so eased pressure never leaves a first-time player facing dozens of enemies at once.
+
+Variety: the same prefab fills at most ``VARIETY_RUN`` groups in a row while another card is affordable, and
+a card so cheap that a full group would barely dent the bank is skipped when a pricier one is affordable.
+Boss waves bring the boss, as in static mode, unless the plans have eased pressure below
+``BOSS_MIN_PRESSURE`` (a plan may still call the ``boss`` event). Positions are just off-screen, biased to
+the player's rear and flanks relative to where they move (or aim, when standing still).
 """
 
 from __future__ import annotations
@@ -37,6 +43,11 @@ LIVE_CAP = 220
 MAX_GROUP = 6
 MIN_GROUP = 2
 GROUP_INTERVAL_S = 0.5
+GROUP_RATE_EXP = 0.8  # group interval = GROUP_INTERVAL_S / pressure ** this (pressure above 1)
+GROUP_SIZE_PER_PRESSURE = 2.0  # extra enemies per group per unit of pressure above 1 ...
+MAX_GROUP_CAP = 10  # ... up to this
+LIVE_CAP_BASE = 8  # live cap at pressure 0 ...
+LIVE_CAP_PER_PRESSURE2 = 30  # ... plus this times pressure squared (never above LIVE_CAP): 38 at 1, 128 at 2
 VARIETY_RUN = 2
 TOO_CHEAP_GROUPS = 2.0  # a card is "too cheap" when the bank holds this many full groups of it
 BANK_MAX_S = 20.0  # the bank never holds more than this many seconds of build-up income
@@ -48,6 +59,7 @@ OFFSCREEN_DEPTH = 160.0  # plus up to this much, so a group arrives spread out
 SIDE_OFFSETS = (math.pi, math.pi / 2, -math.pi / 2, 0.0)
 SIDE_WEIGHTS = np.array([0.4, 0.25, 0.25, 0.1])
 SIDE_SPREAD = 0.35  # radians of jitter around the chosen side
+SURROUND_FROM, SURROUND_FULL = 1.0, 2.5  # between these pressures the sides blend to uniform (surrounded)
 
 
 @dataclass(frozen=True)
@@ -72,8 +84,10 @@ class SpawnPlacer:
             self.heading = math.atan2(dy, dx) if dx * dx + dy * dy > 0.25 else p.aim_angle
         self._last = (p.x, p.y)
 
-    def side_angle(self, rng: np.random.Generator) -> float:
-        side = SIDE_OFFSETS[int(rng.choice(len(SIDE_OFFSETS), p=SIDE_WEIGHTS))]
+    def side_angle(self, rng: np.random.Generator, pressure: float = 1.0) -> float:
+        mix = min(1.0, max(0.0, (pressure - SURROUND_FROM) / (SURROUND_FULL - SURROUND_FROM)))
+        weights = SIDE_WEIGHTS * (1.0 - mix) + mix / len(SIDE_OFFSETS)
+        side = SIDE_OFFSETS[int(rng.choice(len(SIDE_OFFSETS), p=weights))]
         return self.heading + side + float(rng.normal(0.0, SIDE_SPREAD))
 
     def position(self, world: World, angle: float | None = None) -> tuple[float, float]:
@@ -92,6 +106,21 @@ def offscreen_distance(angle: float) -> float:
     half_w, half_h = SCREEN_W / 2, SCREEN_H / 2
     to_edge = min(half_w / c if c > 1e-9 else math.inf, half_h / s if s > 1e-9 else math.inf)
     return to_edge + OFFSCREEN_MARGIN
+
+
+def group_interval(pressure: float) -> float:
+    """Seconds between groups: the base interval, shorter as pressure rises above 1."""
+    return GROUP_INTERVAL_S / max(1.0, pressure) ** GROUP_RATE_EXP
+
+
+def max_group(pressure: float) -> int:
+    """The largest group at this pressure: ``MAX_GROUP``, growing above pressure 1 to ``MAX_GROUP_CAP``."""
+    return min(MAX_GROUP_CAP, MAX_GROUP + int(GROUP_SIZE_PER_PRESSURE * max(0.0, pressure - 1.0)))
+
+
+def live_cap_for(pressure: float, cap: int = LIVE_CAP) -> int:
+    """How many enemies may be alive at once at this pressure."""
+    return min(cap, int(LIVE_CAP_BASE + LIVE_CAP_PER_PRESSURE2 * pressure * pressure))
 
 
 class CreditSpawner:
@@ -124,7 +153,7 @@ class CreditSpawner:
         if self._cooldown > 0.0:
             self._cooldown -= dt
             return
-        room = self.live_cap - world.enemies.n
+        room = live_cap_for(self.knobs.pressure, self.live_cap) - world.enemies.n
         if room <= 0:
             return
         if self._next is None:
@@ -139,7 +168,7 @@ class CreditSpawner:
         size = min(size, room)
         if self.credits < unit * size:
             return
-        angle = self.placer.side_angle(world.rng)
+        angle = self.placer.side_angle(world.rng, self.knobs.pressure)
         for _ in range(size):
             x, y = self.placer.position(world, angle)
             world.spawn_enemy(card.prefab, x, y, elite=elite, source="director")
@@ -147,11 +176,15 @@ class CreditSpawner:
         self.spawned += size
         self.recent.append(card.prefab)
         self._next = None
-        self._cooldown = GROUP_INTERVAL_S
+        self._cooldown = group_interval(self.knobs.pressure)
 
     # ------------------------------------------------------------------ budget and cards
+    def effective_wave(self, world: World) -> int:
+        """The wave the cards and the credit curve are read at: the real wave plus the ``tier`` knob."""
+        return max(1, world.wave) + round(self.knobs.tier)
+
     def difficulty(self, world: World) -> float:
-        return 1.0 + GROWTH_PER_WAVE * (max(1, world.wave) - 1)
+        return 1.0 + GROWTH_PER_WAVE * (self.effective_wave(world) - 1)
 
     def credits_per_second(self, world: World) -> float:
         return (
@@ -177,9 +210,10 @@ class CreditSpawner:
     def cards(self, world: World) -> list[SpawnCard]:
         reg = world.prefabs
         out = []
+        wave = self.effective_wave(world)
         for name in reg.names:
             pf = reg.get(name)
-            if pf.is_boss or pf.first_wave > world.wave:
+            if pf.is_boss or pf.first_wave > wave:
                 continue
             weight = max(0.0, self.knobs.mix.get(name, MIX_WEIGHT.default))
             out.append(SpawnCard(name, pf.cost, weight, pf.first_wave))
@@ -198,7 +232,7 @@ class CreditSpawner:
             weights = np.ones(len(cards))
         card = cards[int(world.rng.choice(len(cards), p=weights / weights.sum()))]
         elite = bool(world.rng.random() < self.knobs.elite_chance)
-        size = int(world.rng.integers(MIN_GROUP, MAX_GROUP + 1))
+        size = int(world.rng.integers(MIN_GROUP, max_group(self.knobs.pressure) + 1))
         bank = max(self.bank_max(world), self.credits)
         if elite and card.cost * ELITE_COST_MULT > bank:
             elite = False

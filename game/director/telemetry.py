@@ -1,7 +1,8 @@
 """Telemetry: what the director knows about the player, sampled on the main thread once per tick.
 
 ``Telemetry.update(world)`` folds the tick's events into fixed-size ring buffers of quarter-second buckets
-(damage, kills, kills near the player, shots, hits), so the per-tick cost is constant however long the run.
+(damage, kills, kills near the player, shots, hits, spawns, deaths), so the per-tick cost is constant however
+long the run. Once a second it also feeds the online skill estimate (``skill.py``).
 ``Telemetry.snapshot(world)`` digests them into a ``GameSessionSnapshot``: the compact, JSON-able situation
 the rules policy, the LLM sources, the trajectory and the decision suite all share.
 """
@@ -13,6 +14,7 @@ from collections.abc import Iterable
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
+from game.director.skill import SkillEstimator, signals
 from game.sim import events as ev
 from game.sim.config import DT, TICK_HZ
 from game.sim.world import World
@@ -24,7 +26,9 @@ N_BUCKETS = WINDOW_S * BUCKETS_PER_S
 NEAR_RADIUS = 300.0  # "enemies near the player" in the snapshot
 ENGAGE_RADIUS = 190.0  # an enemy this close is engaging the player (intensity does not decay)
 NEVER = 999.0  # seconds-since value for "has not happened"
-_DAMAGE, _KILLS, _NEAR_KILLS, _SHOTS, _HITS = range(5)
+_DAMAGE, _KILLS, _NEAR_KILLS, _SHOTS, _HITS, _SPAWNS, _DEATHS = range(7)
+_ROWS = 7
+SKILL_EVERY_TICKS = TICK_HZ  # the skill estimate is refreshed once a second
 
 
 class GameSessionSnapshot(BaseModel):
@@ -43,7 +47,9 @@ class GameSessionSnapshot(BaseModel):
     seconds_since_death: float = Field(NEVER, ge=0, description=f"{NEVER:g} = never died")
     damage_5s: float = Field(0.0, ge=0)
     damage_15s: float = Field(0.0, ge=0)
+    damage_30s: float = Field(0.0, ge=0)
     damage_60s: float = Field(0.0, ge=0)
+    deaths_60s: int = Field(0, ge=0, description="deaths in the last 60 s")
     kills_per_min: float = Field(0.0, ge=0)
     accuracy: float = Field(0.0, ge=0, le=1, description="hits / shots over the last 60 s")
     enemies_alive: int = Field(0, ge=0)
@@ -53,13 +59,15 @@ class GameSessionSnapshot(BaseModel):
     seconds_since_hit: float = Field(NEVER, ge=0, description=f"{NEVER:g} = never hit")
     upgrades: int = Field(0, ge=0)
     player_dps: float = Field(0.0, ge=0, description="estimated damage per second the player deals")
+    spawned_per_min: float = Field(0.0, ge=0, description="enemies spawned per minute, last 60 s")
+    skill: float = Field(0.5, ge=0, le=1, description="online skill estimate, 0..1 (0.5 = average)")
 
 
 class Telemetry:
     """Ring-buffered per-tick accounting; ``engaged`` and ``hp_fraction`` are refreshed every tick."""
 
     def __init__(self) -> None:
-        self._buckets = np.zeros((5, N_BUCKETS), dtype=np.float64)
+        self._buckets = np.zeros((_ROWS, N_BUCKETS), dtype=np.float64)
         self._cursor = 0
         self._ticks_in_bucket = 0
         self._filled = 1  # buckets that hold data (for windows longer than the run so far)
@@ -69,6 +77,9 @@ class Telemetry:
         self.died = False  # the player died this tick
         self.hp_fraction = 1.0
         self.max_hp = 100.0
+        self.skill = SkillEstimator()
+        self._ticks = 0
+        self.pressure = 1.0  # the director's pressure knob (1 under static difficulty), for the skill signals
 
     def update(self, world: World, events: Iterable[ev.Event] | None = None) -> None:
         """Fold this tick's events (default ``world.events``) in; once per simulation tick, after the step."""
@@ -86,9 +97,13 @@ class Telemetry:
                 col[_SHOTS] += e.count
             elif isinstance(e, ev.EnemyHit):
                 col[_HITS] += e.count
+            elif isinstance(e, ev.EnemySpawned):
+                col[_SPAWNS] += 1
             elif isinstance(e, ev.PlayerDied):
+                col[_DEATHS] += 1
                 self.last_death_time = world.time
                 self.died = True
+                self.skill.on_death()
         p = world.player
         self.max_hp = p.stats.max_hp
         self.hp_fraction = p.hp_fraction
@@ -100,12 +115,28 @@ class Telemetry:
             self.engaged = bool(((dx * dx + dy * dy) < r * r).any())
         else:
             self.engaged = False
+        self._ticks += 1
+        if self._ticks % SKILL_EVERY_TICKS == 0:
+            self._update_skill(world.time)
         self._ticks_in_bucket += 1
         if self._ticks_in_bucket >= BUCKET_TICKS:
             self._ticks_in_bucket = 0
             self._cursor = (self._cursor + 1) % N_BUCKETS
             self._buckets[:, self._cursor] = 0.0
             self._filled = min(N_BUCKETS, self._filled + 1)
+
+    def _update_skill(self, now: float) -> None:
+        shots = self.window_sum(_SHOTS, WINDOW_S)
+        sig = signals(
+            kills=self.window_sum(_KILLS, WINDOW_S),
+            spawned=self.window_sum(_SPAWNS, WINDOW_S),
+            damage_bars=self.window_sum(_DAMAGE, WINDOW_S) / max(1.0, self.max_hp),
+            minutes=self._covered_s(WINDOW_S) / 60.0,
+            accuracy=min(1.0, self.window_sum(_HITS, WINDOW_S) / shots) if shots else 0.0,
+            alive_s=now - (self.last_death_time or 0.0),
+            pressure=self.pressure,
+        )
+        self.skill.update(sig, SKILL_EVERY_TICKS * DT, now)
 
     def window_sum(self, row: int, seconds: float) -> float:
         """One counter summed over the last ``seconds`` (quarter-second buckets, the current one included)."""
@@ -148,7 +179,9 @@ class Telemetry:
             seconds_since_death=_since(now, self.last_death_time),
             damage_5s=round(self.window_sum(_DAMAGE, 5) / max_hp, 4),
             damage_15s=round(self.window_sum(_DAMAGE, 15) / max_hp, 4),
+            damage_30s=round(self.window_sum(_DAMAGE, 30) / max_hp, 4),
             damage_60s=round(self.window_sum(_DAMAGE, 60) / max_hp, 4),
+            deaths_60s=int(self.window_sum(_DEATHS, 60)),
             kills_per_min=round(kills_60 * 60.0 / self._covered_s(WINDOW_S), 2),
             accuracy=round(accuracy, 4),
             enemies_alive=en.n,
@@ -158,6 +191,8 @@ class Telemetry:
             seconds_since_hit=_since(now, self.last_hit_time),
             upgrades=sum(world.stacks.values()),
             player_dps=round(dps, 2),
+            spawned_per_min=round(self.window_sum(_SPAWNS, WINDOW_S) * 60.0 / self._covered_s(WINDOW_S), 2),
+            skill=round(min(1.0, max(0.0, self.skill.value)), 4),
         )
 
 

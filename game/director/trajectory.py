@@ -31,6 +31,8 @@ from game.director.telemetry import GameSessionSnapshot
 from game.headless import RunSummary
 
 VERSION = 1
+MAX_REPLAY_SECONDS = 6 * 3600.0  # a replay re-simulates the whole run: bounded so a header cannot run forever
+MAX_TICK = int(MAX_REPLAY_SECONDS * 60) + 1
 DecisionStatus = Literal["accepted", "guarded", "rejected", "failed"]  # guarded: overridden by the guard
 _log = logger.bind(feature="director", trace_id="-")
 
@@ -39,28 +41,30 @@ class TrajectoryHeader(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     type: Literal["header"] = "header"
-    version: int = VERSION
-    run_id: str
-    seed: int
+    version: Literal[1] = 1  # VERSION; another version is refused
+    run_id: str = Field(max_length=200)
+    seed: int = Field(ge=0, le=2**63 - 1)
     bot: SkillName | None  # None: a human played (such a run cannot replay)
-    mode: str
-    seconds: float
+    mode: str = Field(min_length=1, max_length=64)
+    seconds: float = Field(ge=0, le=MAX_REPLAY_SECONDS, allow_inf_nan=False)  # 0: open-ended play
     respawn: bool = True
-    memory: list[str] = Field(default_factory=list)
-    events: list[str] = Field(default_factory=list, description="named events registered at the start")
-    created: float = Field(default_factory=time.time)
+    memory: list[str] = Field(default_factory=list, max_length=64)
+    events: list[str] = Field(
+        default_factory=list, max_length=256, description="named events registered at the start"
+    )
+    created: float = Field(default_factory=time.time, allow_inf_nan=False)
 
 
 class DecisionRecord(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     type: Literal["decision"] = "decision"
-    seq: int
+    seq: int = Field(ge=0, le=MAX_TICK)
     trace_id: str
     backend: str
     status: DecisionStatus
-    request_tick: int
-    applied_tick: int
+    request_tick: int = Field(ge=0, le=MAX_TICK)
+    applied_tick: int = Field(ge=0, le=MAX_TICK)
     prompt_hash: str
     snapshot: GameSessionSnapshot
     intensity: float
@@ -79,8 +83,8 @@ class ModeRecord(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     type: Literal["mode"] = "mode"
-    tick: int
-    mode: str
+    tick: int = Field(ge=0, le=MAX_TICK)
+    mode: str = Field(min_length=1, max_length=64)
 
 
 class SummaryRecord(BaseModel):

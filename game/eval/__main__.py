@@ -2,7 +2,7 @@
 
     python -m game.eval decisions [--backend rules] [--scenarios FILE] [--min-accuracy 0.95]
     python -m game.eval ab [--mode rules] [--seeds 5] [--first-seed 0] [--seconds 180]
-                           [--skills weak,average,strong] [--workers 2]
+                           [--skills novice,weak,average,strong] [--workers 2]
     python -m game.eval all          # decisions on the shipped scenarios, then the bot A/B
 
 The report goes to stdout, progress bars to stderr. Exit status 1 when ``--min-accuracy`` is not met, 2 on
@@ -18,7 +18,7 @@ from pathlib import Path
 from coreai.errors import CoreAIError
 from coreai.logging import configure_logging
 from coreai.settings import LogSettings
-from game.eval.ab import SKILLS, format_ab, run_ab
+from game.eval.ab import MAX_SECONDS, SKILLS, format_ab, run_ab
 from game.eval.decisions import backend_names, evaluate, format_report, make_backend
 from game.eval.progress import ProgressBar
 from game.eval.scenarios import SHIPPED_SCENARIOS, load_scenarios
@@ -48,8 +48,15 @@ def _parser() -> argparse.ArgumentParser:
         a.add_argument("--mode", default="rules", help="the director mode to compare with static")
         a.add_argument("--seeds", type=int, default=5, help="how many seeds")
         a.add_argument("--first-seed", type=int, default=0, help="seeds run from this one up")
-        a.add_argument("--seconds", type=float, default=180.0)
-        a.add_argument("--skills", default=",".join(SKILLS))
+        a.add_argument(
+            "--seconds", type=float, default=180.0, help=f"game time per run, up to {MAX_SECONDS:g}"
+        )
+        a.add_argument("--skills", default=",".join(SKILLS), help=f"comma-separated: {', '.join(SKILLS)}")
+        a.add_argument(
+            "--report-at",
+            default="",
+            help="also report the first N seconds of the same runs, e.g. 180 (comma-separated)",
+        )
         a.add_argument("--workers", type=int, default=2)
     return p
 
@@ -74,12 +81,27 @@ def _ab(args: argparse.Namespace) -> int:
     if unknown:
         sys.stderr.write(f"unknown skills {unknown}; known: {', '.join(SKILLS)}\n")
         return 2
+    if not 1.0 <= args.seconds <= MAX_SECONDS:
+        sys.stderr.write(f"--seconds must be in [1, {MAX_SECONDS:g}], got {args.seconds:g}\n")
+        return 2
+    if args.seeds < 1:
+        sys.stderr.write(f"--seeds must be at least 1, got {args.seeds}\n")
+        return 2
+    try:
+        report_at = tuple(float(t) for t in args.report_at.split(",") if t.strip())
+    except ValueError:
+        sys.stderr.write(f"--report-at takes seconds separated by commas, got {args.report_at!r}\n")
+        return 2
+    if any(not 0 < t < args.seconds for t in report_at):
+        sys.stderr.write(f"--report-at times must lie between 0 and --seconds ({args.seconds:g})\n")
+        return 2
     results = run_ab(
         seeds=range(args.first_seed, args.first_seed + args.seeds),
         seconds=args.seconds,
         skills=skills,
         mode=args.mode,
         workers=args.workers,
+        report_at=report_at,
     )
     sys.stdout.write(format_ab(results, args.mode, args.seconds) + "\n")
     return 0

@@ -50,8 +50,11 @@ class EnemyLayer:
         self._scale_of: list[int] = []
         self.visible_count = 0
 
-    def sync(self, world: World, view: tuple[float, float, float, float], t: float) -> None:
-        """Position sprites for the enemies inside ``view`` = (left, bottom, right, top) in world units."""
+    def sync(
+        self, world: World, view: tuple[float, float, float, float], t: float, *, glow: bool = True
+    ) -> None:
+        """Position sprites for the enemies inside ``view`` = (left, bottom, right, top) in world units.
+        Without ``glow`` (low graphics quality) no shadows, auras or hit flashes are drawn."""
         e = world.enemies
         x, y = e.view("x"), e.view("y")
         left, bottom, right, top = view
@@ -61,7 +64,7 @@ class EnemyLayer:
         self.visible_count = n
         detailed = n <= DETAIL_LIMIT
         sprites = self.sprites.show(n)
-        shadows = self.shadows.show(n if detailed else 0)
+        shadows = self.shadows.show(n if detailed and glow else 0)
         if n == 0:
             self.auras.hide_all()
             self.rings.hide_all()
@@ -112,14 +115,14 @@ class EnemyLayer:
         for j, s in enumerate(shadows):
             s.position = (xs[j], sh_y[j])
             s.scale = (sh_scale[j], sh_scale[j] * 0.45)
-        hit_j = np.nonzero(hit)[0][:256]
+        hit_j = np.nonzero(hit)[0][: 256 if glow else 0]
         strength = (np.minimum(1.0, flash[hit_j] / 0.12) * 230).astype(np.int64).tolist()
         for f, j, a in zip(self.flashes.show(len(hit_j)), hit_j.tolist(), strength, strict=True):
             f.texture = textures_[tex[j]]
             f.position = (xs[j], ys[j])
             f.scale = (sx[j], sy[j])
             f.alpha = a
-        self._sync_auras(world, idx, ex, ey, radius, elite, kind, t)
+        self._sync_auras(world, idx, ex, ey, radius, elite, kind, t, glow)
 
     def _sync_auras(
         self,
@@ -131,8 +134,9 @@ class EnemyLayer:
         elite: np.ndarray,
         kind: np.ndarray,
         t: float,
+        glow: bool = True,
     ) -> None:
-        special = np.nonzero(elite | self._is_boss[kind])[0][:64]
+        special = np.nonzero(elite | self._is_boss[kind])[0][: 64 if glow else 0]  # the charge rings stay
         auras = self.auras.show(len(special))
         pulse = 1.0 + 0.08 * math.sin(t * 5.0)
         for s, j in zip(auras, special.tolist(), strict=True):

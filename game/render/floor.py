@@ -1,5 +1,10 @@
-"""The arena floor: checkered plates, a grid, scattered studs and a glowing border, built once into a single
-``ShapeElementList`` (one vertex buffer, one draw call per frame)."""
+"""The arena floor: checkered plates, a grid, scattered studs and a glowing border, built once into two
+``ShapeElementList``s (one draw call each per frame).
+
+The floor colour itself is the clear colour of the screens that show the arena (``palette.FLOOR``, see
+``AppView.clear_color``), so no full-arena quad is filled every frame (on software GL each full-screen fill
+costs as much as a thousand sprites); dark strips outside the rim keep the space past the arena dark. At low
+graphics quality only the grid and the rim are drawn (``draw(detailed=False)``)."""
 
 from __future__ import annotations
 
@@ -39,13 +44,14 @@ class Floor:
 
     def __init__(self, width: float, height: float, seed: int = 7) -> None:
         self.width, self.height = width, height
-        self.shapes: ShapeElementList[Shape] = ShapeElementList()
+        self.shapes: ShapeElementList[Shape] = ShapeElementList()  # grid, rim, glow, outside
+        self.detail: ShapeElementList[Shape] = ShapeElementList()  # plates, studs, scuffs
         self._build(seed)
 
     def _build(self, seed: int) -> None:
         w, h = self.width, self.height
-        rects: list[Rect] = [(0.0, 0.0, w, h)]
-        colors: list[Color] = [palette.FLOOR]
+        rects: list[Rect] = []
+        colors: list[Color] = []
         nx, ny = int(np.ceil(w / self.PLATE)), int(np.ceil(h / self.PLATE))
         for i in range(nx):
             for j in range(ny):
@@ -53,19 +59,21 @@ class Floor:
                     x0, y0 = i * self.PLATE, j * self.PLATE
                     rects.append((x0, y0, min(w, x0 + self.PLATE), min(h, y0 + self.PLATE)))
                     colors.append(palette.FLOOR_ALT)
+        lines: list[Rect] = []
+        line_colors: list[Color] = []
         x = self.CELL
         while x < w:
             major = x % self.PLATE == 0
             t = 2.0 if major else 1.0
-            rects.append((x - t / 2, 0.0, x + t / 2, h))
-            colors.append(palette.GRID_MAJOR if major else palette.GRID)
+            lines.append((x - t / 2, 0.0, x + t / 2, h))
+            line_colors.append(palette.GRID_MAJOR if major else palette.GRID)
             x += self.CELL
         y = self.CELL
         while y < h:
             major = y % self.PLATE == 0
             t = 2.0 if major else 1.0
-            rects.append((0.0, y - t / 2, w, y + t / 2))
-            colors.append(palette.GRID_MAJOR if major else palette.GRID)
+            lines.append((0.0, y - t / 2, w, y + t / 2))
+            line_colors.append(palette.GRID_MAJOR if major else palette.GRID)
             y += self.CELL
         # studs where major lines cross, and a sprinkle of floor scuffs to read motion against
         for i in range(1, nx):
@@ -79,9 +87,18 @@ class Floor:
             s = float(rng.uniform(2, 5))
             rects.append((cx - s, cy - s, cx + s, cy + s))
             colors.append(Color(36, 41, 58) if rng.random() < 0.7 else Color(44, 50, 70))
-        self.shapes.append(_quads(rects, colors))
+        self.detail.append(_quads(rects, colors))
+        self.shapes.append(_quads(lines, line_colors))
+        # outside the arena: the background colour (the screen is cleared to the floor colour)
+        b, g, far = self.BORDER, self.GLOW, 4000.0
+        outside = [
+            (-far, -far, w + far, 0.0),
+            (-far, h, w + far, h + far),
+            (-far, 0.0, 0.0, h),
+            (w, 0.0, w + far, h),
+        ]
+        self.shapes.append(_quads(outside, [palette.BACKGROUND] * 4))
         # the border: a solid rim plus an outward glow
-        b, g = self.BORDER, self.GLOW
         rim = [(-b, -b, w + b, 0.0), (-b, h, w + b, h + b), (-b, 0.0, 0.0, h), (w, 0.0, w + b, h)]
         self.shapes.append(_quads(rim, [palette.BORDER] * 4))
         inner = Color(palette.BORDER.r, palette.BORDER.g, palette.BORDER.b, 90)
@@ -99,5 +116,7 @@ class Floor:
             cols += c
         self.shapes.append(create_rectangles_filled_with_colors(pts, cols))
 
-    def draw(self) -> None:
+    def draw(self, detailed: bool = True) -> None:
+        if detailed:
+            self.detail.draw()
         self.shapes.draw()

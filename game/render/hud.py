@@ -131,10 +131,12 @@ class Hud:
         badge: str = "",
         damage_flash: float = 0.0,
         t: float = 0.0,
+        vignette: bool = True,
     ) -> None:
         p = world.player
         m = self.MARGIN
-        self._vignette(width, height, p.hp_fraction, damage_flash, t)
+        if vignette:  # off at low graphics quality (game.render.quality)
+            self._vignette(width, height, p.hp_fraction, damage_flash, t)
         # ---- HP and dash, top left
         bar_w, bar_h = 300.0, 22.0
         top = height - m - bar_h

@@ -14,6 +14,7 @@ from game.render.enemies import EnemyLayer
 from game.render.floor import Floor
 from game.render.pool import SpritePool
 from game.render.projectiles import EnemyBullets, PickupsLayer
+from game.render.quality import HIGH, Quality
 from game.render.weapons import Beams, Blades, PlayerShots
 from game.sim.config import ARENA_H, ARENA_W
 from game.sim.prefabs import PrefabRegistry
@@ -51,9 +52,10 @@ class PlayerLayer:
         self.ship.alpha = 90 if blink else 255
         self.glow.color = Color(120, 255, 210, 160) if p.dash_timer > 0.0 else Color(255, 150, 60, 110)
 
-    def draw(self) -> None:
+    def draw(self, glow: bool = True) -> None:
         if not self.visible:
             return
+        self.glow.visible = glow  # the pickup ring stays: it shows the pickup radius
         self.glows.draw(blend_function=self.glows.ctx.BLEND_PREMULTIPLIED_ALPHA)  # alpha-weighted additive
         self.ships.draw()
 
@@ -70,34 +72,39 @@ class Scene:
         self.player = PlayerLayer()
         self.effects = Effects(seed)
         self._cursor = SpritePool(textures.ring(64, 4), capacity=1, color=Color(255, 255, 255, 150))
+        self.quality: Quality = HIGH  # which costly effects are drawn (game.render.quality)
 
     def reset(self) -> None:
         self.effects.reset()
 
     def sync(self, world: World, view: View, t: float, aim: tuple[float, float] | None = None) -> None:
-        self.enemies.sync(world, view, t)
+        q = self.quality
+        self.enemies.sync(world, view, t, glow=q.glow)
         self.pickups.sync(world.pickups, view, t)
-        self.bullets.sync(world.bullets, view)
-        self.blades.sync(world, t)
-        self.beams.sync(world)
+        self.bullets.sync(world.bullets, view, glow=q.glow)
+        self.blades.sync(world, t, glow=q.glow)
+        self.beams.sync(world, glow=q.glow)
         self.enemy_bullets.sync(world.enemy_bullets, view, t)
         self.player.sync(world, t)
-        self.effects.sync(view)
+        if q.particles:
+            self.effects.sync(view)
+        else:
+            self.effects.particles.pool.hide_all()
         cursor = self._cursor.show(1 if aim is not None and world.player.alive else 0)
         if cursor and aim is not None:
             cursor[0].position = aim
             cursor[0].scale = 0.42
 
     def draw(self) -> None:
-        self.floor.draw()
+        self.floor.draw(detailed=self.quality.glow)
         self.pickups.draw()
-        self.enemies.draw_shadows()
+        self.enemies.draw_shadows()  # empty when glow is off
         self.enemies.draw()
-        self.player.draw()
+        self.player.draw(self.quality.glow)
         self.blades.draw()
         self.bullets.draw()
         self.beams.draw()
-        self.effects.particles.draw()
+        self.effects.particles.draw()  # empty when particles are off
         self.enemy_bullets.draw()
         self.effects.popups.draw()
         self._cursor.draw()

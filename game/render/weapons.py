@@ -13,7 +13,7 @@ from functools import cache
 import numpy as np
 import PIL.Image
 import PIL.ImageDraw
-from arcade import Texture
+from arcade import BasicSprite, Texture
 from arcade.types import Color
 
 from game.render import textures
@@ -90,7 +90,8 @@ class PlayerShots:
     def shown(self) -> int:
         return sum(core.shown for _, core in self.pools.values())
 
-    def sync(self, bullets: Pool, view: View) -> None:
+    def sync(self, bullets: Pool, view: View, *, glow: bool = True) -> None:
+        """Low effects (``glow=False``): cores only, no halos."""
         x, y = bullets.view("x"), bullets.view("y")
         left, bottom, right, top = view
         m = CULL_MARGIN
@@ -106,11 +107,12 @@ class PlayerShots:
             sel = kinds == w
             halo, core = self._pools(int(w))
             n = int(sel.sum())
-            halos, cores = halo.show(n), core.show(n)
-            xs, ys = x[idx[sel]].tolist(), y[idx[sel]].tolist()
-            for h, c, px, py, a in zip(halos, cores, xs, ys, ang_all[sel].tolist(), strict=True):
+            halos, cores = halo.show(n if glow else 0), core.show(n)
+            xs, ys, angs = x[idx[sel]].tolist(), y[idx[sel]].tolist(), ang_all[sel].tolist()
+            for h, px, py, a in zip(halos, xs, ys, angs, strict=False):
                 h.position = (px, py)
                 h.angle = a  # type: ignore[attr-defined]
+            for c, px, py, a in zip(cores, xs, ys, angs, strict=True):
                 c.position = (px, py)
                 c.angle = a  # type: ignore[attr-defined]
 
@@ -129,10 +131,10 @@ class Blades:
         self.glows = SpritePool(textures.glow(), capacity=16, additive=True, color=Color(255, 255, 255, 120))
         self.pools: dict[str, SpritePool] = {}
 
-    def sync(self, world: World, t: float) -> None:
+    def sync(self, world: World, t: float, *, glow: bool = True) -> None:
         groups = weapons.blades(world)
         total = sum(len(xs) for _, xs, _ in groups)
-        glows = self.glows.show(total)
+        glows = self.glows.show(total if glow else 0)
         shown_keys = {k for k, _, _ in groups}
         for key, pool in self.pools.items():
             if key not in shown_keys:
@@ -150,10 +152,11 @@ class Blades:
                 s.position = (bx, by)
                 s.scale = scale
                 s.angle = spin  # type: ignore[attr-defined]
-                g = glows[j]
-                g.position = (bx, by)
-                g.scale = scale * 1.1
-                g.color = _tint(spec.color, 110)
+                if glow:
+                    g = glows[j]
+                    g.position = (bx, by)
+                    g.scale = scale * 1.1
+                    g.color = _tint(spec.color, 110)
                 j += 1
 
     def draw(self) -> None:
@@ -192,22 +195,22 @@ class Beams:
                 out.append((ax, ay, bx, by, 9.0, fx.weapon, fade))
         return out
 
-    def sync(self, world: World) -> None:
+    def sync(self, world: World, *, glow: bool = True) -> None:
         segs = self._segments(world)
-        glows, cores = self.glow.show(len(segs)), self.core.show(len(segs))
-        for g, c, (ax, ay, bx, by, width, key, fade) in zip(glows, cores, segs, strict=True):
-            length = math.hypot(bx - ax, by - ay)
-            mid = ((ax + bx) / 2, (ay + by) / 2)
-            ang = math.degrees(-math.atan2(by - ay, bx - ax))
+        glows, cores = self.glow.show(len(segs) if glow else 0), self.core.show(len(segs))
+        for g, (ax, ay, bx, by, width, key, fade) in zip(glows, segs, strict=False):
+            self._place(g, ax, ay, bx, by, width * 2.2)
             rgb = world.arsenal.cat.get(key).color
-            g.position = mid
-            g.angle = ang  # type: ignore[attr-defined]
-            g.width, g.height = length, width * 2.2
             g.color = Color(rgb[0], rgb[1], rgb[2], int(220 * fade))
-            c.position = mid
-            c.angle = ang  # type: ignore[attr-defined]
-            c.width, c.height = length, max(2.0, width * 0.5)
+        for c, (ax, ay, bx, by, width, _key, fade) in zip(cores, segs, strict=True):
+            self._place(c, ax, ay, bx, by, max(2.0, width * (0.5 if glow else 1.0)))
             c.alpha = int(230 * fade)
+
+    @staticmethod
+    def _place(s: BasicSprite, ax: float, ay: float, bx: float, by: float, thickness: float) -> None:
+        s.position = ((ax + bx) / 2, (ay + by) / 2)
+        s.angle = math.degrees(-math.atan2(by - ay, bx - ax))  # type: ignore[attr-defined]
+        s.width, s.height = math.hypot(bx - ax, by - ay), thickness
 
     def draw(self) -> None:
         self.glow.draw()

@@ -239,12 +239,13 @@ class World:
             self._restat()
 
     def _apply_max_hp_param(self, old_max: float) -> None:
+        """Scale max HP by ``player_max_hp_mult``. The rule: a max-HP change never adds current HP (healing
+        is always explicit, e.g. Vitality's "heal 25"); a lower max clamps it. So toggling a mod that halves
+        max HP (glass_cannon) off and on cannot heal the player."""
         from dataclasses import replace
 
         p = self.player
         p.stats = replace(p.stats, max_hp=p.stats.max_hp * self.params.get("player_max_hp_mult"))
-        if p.stats.max_hp > old_max:
-            p.hp += p.stats.max_hp - old_max
         p.hp = min(p.hp, p.stats.max_hp)
 
     def set_param(self, name: str, value: float) -> float:

@@ -47,13 +47,20 @@ FrameHook = Callable[[World, float], None]
 RunStartHook = Callable[[World], None]
 TickHook = Callable[[World, "list[ev.Event]"], None]
 
-MAX_STEPS_PER_FRAME = 4  # catch up at most this many ticks per frame; beyond that the game slows down
+# Catch-up: a slow frame steps several ticks so game time keeps up with real time. The cap guards against a
+# spiral of death (slow frames -> more ticks -> slower frames): at most MAX_STEPS_PER_FRAME ticks (8 at
+# 60 Hz: game time keeps real time down to 7.5 FPS) and at most SIM_BUDGET_S of stepping in one frame; what
+# is left over is dropped (the game runs slower than real time only below those limits).
+MAX_STEPS_PER_FRAME = 8
+SIM_BUDGET_S = 0.1
 MAX_FRAME_DT = 0.25
 DEATH_DELAY_S = 1.6
 HOOK_ERROR_TOAST_EVERY_S = 5.0
 
 
 class ArenaView(AppView):
+    clear_color = palette.FLOOR  # draws the arena (game.render.floor)
+
     def __init__(self, app: GameApp) -> None:
         super().__init__(app)
         self.frame_hooks: list[FrameHook] = []
@@ -116,6 +123,7 @@ class ArenaView(AppView):
         self._death_timer = None
         self.wall_s = 0.0
         self.wall_started = time.perf_counter()
+        self.app.governor.restart()
         for hook in list(self.run_start_hooks):
             self._call_hook(hook, world)
         assert self.hud is not None
@@ -146,8 +154,12 @@ class ArenaView(AppView):
         self._acc += min(dt, MAX_FRAME_DT)
         steps = 0
         limit = self.app.time_limit
+        started = time.perf_counter()
         while self._acc >= DT and steps < MAX_STEPS_PER_FRAME and world.phase == "playing":
             if limit is not None and world.time >= limit - 1e-9:
+                break
+            if steps and time.perf_counter() - started > SIM_BUDGET_S:
+                self._acc = 0.0  # the simulation itself is the bottleneck: drop the backlog
                 break
             if self.bot is not None:
                 inp = self.bot.act(world)
@@ -229,6 +241,8 @@ class ArenaView(AppView):
                 self.run_frame_hooks(dt)  # answers and notices keep arriving while the game is held
             return
         self.step_sim(dt)
+        if world.phase == "playing" and self.app.governor.observe(dt):
+            self.app.show_toast("Effects lowered to keep the game smooth", 4.0, palette.TEXT_DIM)
         self.wall_s = time.perf_counter() - self.wall_started
         if world.phase != "dead":
             self.run_frame_hooks(dt)
@@ -262,6 +276,7 @@ class ArenaView(AppView):
         aim = None
         if self.bot is None and not self.paused:
             aim = self.rig.to_world(*self.input.mouse)
+        scene.quality = self.app.governor.quality
         scene.sync(world, self.rig.view_rect(), self.t, aim)
         self.rig.use()
         scene.draw()
@@ -286,6 +301,7 @@ class ArenaView(AppView):
             badge=self.app.demo_badge,
             damage_flash=scene.effects.damage_flash if prefs.damage_flash else 0.0,
             t=self.t,
+            vignette=scene.quality.vignette,
         )
         self.window.default_camera.use()
 

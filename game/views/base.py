@@ -7,6 +7,7 @@ import time
 from typing import TYPE_CHECKING
 
 import arcade
+from arcade.types import Color
 
 if TYPE_CHECKING:
     from game.app import GameApp
@@ -28,6 +29,10 @@ class FpsMeter:
 
 
 class AppView(arcade.View):
+    # the colour the frame is cleared to; screens that draw the arena use the floor colour (the floor draws
+    # no full-arena quad, game.render.floor). None: the window's background colour
+    clear_color: Color | None = None
+
     def __init__(self, app: GameApp) -> None:
         super().__init__(app.window)
         self.app = app
@@ -46,7 +51,7 @@ class AppView(arcade.View):
     # ------------------------------------------------------------------ arcade events
     def on_draw(self) -> None:
         self.app.fps.tick()
-        self.clear()
+        self.clear(color=self.clear_color)
         self.draw_content()
         self.window.default_camera.use()
         self.app.draw_chrome()

@@ -63,6 +63,8 @@ def summary_rows(s: RunSummary) -> list[tuple[str, str]]:
 
 
 class GameOverView(AppView):
+    clear_color = palette.FLOOR  # draws the arena (game.render.floor)
+
     def __init__(
         self,
         app: GameApp,

@@ -36,6 +36,8 @@ COIN = Color(255, 214, 80)
 
 
 class ShopView(AppView):
+    clear_color = palette.FLOOR  # draws the arena (game.render.floor)
+
     def __init__(self, app: GameApp, service: ShopService, talk: Callable[[], None] | None = None) -> None:
         super().__init__(app)
         self.service = service

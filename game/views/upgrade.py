@@ -75,6 +75,8 @@ class Card:
 
 
 class UpgradeView(AppView):
+    clear_color = palette.FLOOR  # draws the arena (game.render.floor)
+
     def __init__(self, app: GameApp) -> None:
         super().__init__(app)
         self.cards: list[Card] = []

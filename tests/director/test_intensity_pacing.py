@@ -118,9 +118,19 @@ def test_pacing_full_loop_and_timings() -> None:
     assert pc.SUSTAIN_PEAK_S[0] <= sustain[0][0] <= pc.SUSTAIN_PEAK_S[1] + DT
     assert run_pacing(p, 0.9, 2.0) == []  # fade holds while intensity is high
     assert run_pacing(p, pc.FADE_EXIT - 0.01, DT) == [(DT, PacingState.RELAX)]
-    relax = run_pacing(p, 0.0, 20.0)
+    relax = run_pacing(p, 0.3, 20.0)  # not yet calm: the drawn relax window runs out
     assert relax[0][1] is PacingState.BUILD_UP
     assert pc.RELAX_S[0] <= relax[0][0] <= pc.RELAX_S[1] + DT
+
+
+def test_relax_ends_early_once_the_player_is_calm() -> None:
+    p = Pacing(seed=3)
+    run_pacing(p, pc.PEAK_INTENSITY, DT)
+    run_pacing(p, 1.0, 6.0)
+    run_pacing(p, pc.FADE_EXIT - 0.01, DT)
+    assert p.state is PacingState.RELAX
+    calm = run_pacing(p, pc.RELAX_EXIT - 0.01, 20.0)
+    assert calm[0] == (pytest.approx(pc.RELAX_MIN_S, abs=DT), PacingState.BUILD_UP)
 
 
 def test_relax_is_l4d_scaled_to_the_arena() -> None:

@@ -82,14 +82,17 @@ def test_an_elite_group_costs_the_multiple() -> None:
     )
 
 
-def test_groups_are_small_and_spaced() -> None:
-    s = CreditSpawner(DirectorKnobs(pressure=3.0))
+@pytest.mark.parametrize("pressure", [1.0, 3.0])
+def test_groups_are_bounded_and_spaced_by_pressure(pressure: float) -> None:
+    s = CreditSpawner(DirectorKnobs(pressure=pressure))
     w = world_with(s, wave=4)
     s.burst(w, 30.0)
     per_tick = Counter(t for t, _ in spawn_log(w, 15.0))
-    assert per_tick and max(per_tick.values()) <= sp_mod.MAX_GROUP
+    assert per_tick and max(per_tick.values()) <= sp_mod.max_group(pressure) <= sp_mod.MAX_GROUP_CAP
     ticks = sorted(per_tick)
-    assert min(b - a for a, b in itertools.pairwise(ticks)) * DT >= sp_mod.GROUP_INTERVAL_S - 1e-9
+    assert (
+        min(b - a for a, b in itertools.pairwise(ticks)) * DT >= sp_mod.group_interval(pressure) - DT - 1e-9
+    )
 
 
 def test_live_cap_holds_even_with_a_huge_bank() -> None:

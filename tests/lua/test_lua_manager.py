@@ -25,6 +25,12 @@ entry = "main.lua"
 """
 
 
+def test_unknown_manifest_keys_are_kept_aside_not_refused() -> None:
+    manifest = parse_manifest(GOOD + 'extra = "x"\n[newer_feature]\nlevel = 3\n', "folder_x")
+    assert manifest.unknown_keys == ["extra", "newer_feature"]
+    assert "extra, newer_feature" in manifest.unknown_keys_warning()
+
+
 @pytest.mark.parametrize(
     ("text", "fragment"),
     [
@@ -34,7 +40,7 @@ entry = "main.lua"
         (GOOD.replace('version = "1.2.3"', 'version = "latest"'), "version"),
         (GOOD.replace('entry = "main.lua"', 'entry = "../../etc/passwd.lua"'), "entry"),
         (GOOD.replace('author = "a"\n', ""), "author: Field required"),
-        (GOOD + 'extra = "x"\n', "extra"),
+        (GOOD + 'dependencies = { other = "not a range" }\n', "dependencies"),
     ],
 )
 def test_invalid_manifest_is_a_clear_error(text: str, fragment: str) -> None:

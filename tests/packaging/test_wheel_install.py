@@ -69,6 +69,7 @@ def test_wheel_holds_the_shipped_data_and_no_model(wheel: Path) -> None:
         "coreai/data/prompts/skills/director.md",
         "coreai/data/prompts/roles/Creator.md",
         "coreai/lua/boot.lua",
+        "coreai/lua/mod_api_meta.lua",
     ):
         assert needed in names, needed
     assert not any(n.endswith(".gguf") for n in names)

@@ -119,6 +119,7 @@ def install(app: GameApp, session: AiSession) -> AiPanels:
     )
     panels.console.on_open = panels.open_console
     app.pause_on_overlay = session.settings.game.pause_on_overlay
+    app.governor.set(session.settings.game.graphics_quality)
     app.add_panel(panels.director, hk.DIRECTOR_PANEL, "Director panel (live)")
     app.add_panel(panels.mods)
     app.add_panel(panels.console)

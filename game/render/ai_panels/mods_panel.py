@@ -177,7 +177,7 @@ class ModsPanel:
             faults = f"{row.faults}  " + (clip(row.last_error, 40) if row.last_error else "-")
             values = (
                 "\u25b6" if i == self.selected else "",
-                row.name,
+                clip(f"{row.name} ({'shipped' if row.shipped else 'user'})", 28),
                 row.version or "-",
                 row.state.value.upper(),
                 "[x] on" if row.enabled else "[ ] off",
@@ -214,8 +214,9 @@ class ModsPanel:
         active = f"v{row.active_version}" if row.active_version is not None else "-"
         self.detail.set(
             clip(
-                f"{row.name} {row.version} by {row.author or '?'}: {row.description}   "
-                f"(running: {'yes' if row.running else 'no'}, active version {active})",
+                f"{row.title or row.name} {row.version} by {row.author or '?'}: {row.description}   "
+                f"({'shipped with the game' if row.shipped else 'your mod: ' + row.path}; "
+                f"running: {'yes' if row.running else 'no'}, active version {active})",
                 130,
             )
         )

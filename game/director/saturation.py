@@ -1,0 +1,61 @@
+"""Which director knobs sit at a bound, and whether the director has run out of levers in one direction.
+
+A knob at the end of its range (``knobs.KNOBS``) cannot move further that way; the director logs each knob
+that becomes saturated and F10 shows them. ``escalation_exhausted`` is the state the director must never sit
+in while the player is bored: every lever that raises the challenge (``ESCALATION``) is at its maximum.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from game.director.knobs import KNOBS, MIX_WEIGHT
+from game.director.plan import DirectorKnobs
+
+EPS = 1e-6
+EASIER_WHEN_HIGH = frozenset({"pickup_rate"})  # knobs whose high end is the easy end
+ESCALATION = frozenset({"pressure", "elite_chance", "tier"})  # the levers a raise or spike moves
+EASING = frozenset({"pressure", "elite_chance", "tier", "pickup_rate"})
+
+
+@dataclass(frozen=True)
+class Saturation:
+    up: tuple[str, ...]  # knobs that cannot raise the challenge further
+    down: tuple[str, ...]  # knobs that cannot ease it further
+
+    @property
+    def escalation_exhausted(self) -> bool:
+        return set(self.up) >= ESCALATION
+
+    @property
+    def easing_exhausted(self) -> bool:
+        return set(self.down) >= EASING
+
+    def describe(self) -> str:
+        parts = []
+        if self.up:
+            parts.append("max " + ", ".join(self.up))
+        if self.down:
+            parts.append("min " + ", ".join(self.down))
+        return "; ".join(parts) or "none"
+
+
+NO_SATURATION = Saturation((), ())
+
+
+def saturation(knobs: DirectorKnobs) -> Saturation:
+    up: list[str] = []
+    down: list[str] = []
+    for knob in KNOBS:
+        value = float(getattr(knobs, knob.name))
+        high, low = value >= knob.hi - EPS, value <= knob.lo + EPS
+        if knob.name in EASIER_WHEN_HIGH:
+            high, low = low, high
+        if high:
+            up.append(knob.name)
+        elif low:
+            down.append(knob.name)
+    for name, w in sorted(knobs.mix.items()):
+        if w >= MIX_WEIGHT.hi - EPS:
+            up.append(f"mix.{name}")
+    return Saturation(tuple(up), tuple(down))

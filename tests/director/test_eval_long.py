@@ -1,0 +1,55 @@
+"""The A/B evaluation that cannot fool us: long runs, per-minute shares, novice bot, and the direction of the
+director's effect on a few short runs (never timings)."""
+
+from __future__ import annotations
+
+import pytest
+
+from game.director.runner import run_directed
+from game.eval.__main__ import main as eval_main
+from game.eval.ab import run_ab, summarize, target_misses
+
+
+def test_ab_cli_bounds_seconds_and_knows_the_novice(capsys: pytest.CaptureFixture[str]) -> None:
+    assert eval_main(["ab", "--seconds", "1201", "--seeds", "1"]) == 2
+    assert "1200" in capsys.readouterr().err
+    assert eval_main(["ab", "--skills", "expert", "--seeds", "1"]) == 2
+    assert eval_main(["ab", "--seconds", "30", "--report-at", "40", "--seeds", "1"]) == 2
+    code = eval_main(
+        ["ab", "--seeds", "1", "--seconds", "70", "--report-at", "20", "--skills", "novice", "--workers", "1"]
+    )
+    out = capsys.readouterr().out
+    assert code == 0
+    assert "x 20 s game time" in out and "x 70 s game time" in out  # both times from the same runs
+    assert "novice" in out and "per minute" in out
+    assert "\n1      |" in out and "\n2      |" in out  # a row per minute of the 70 s run
+
+
+def test_a_checkpoint_equals_a_separate_shorter_run() -> None:
+    _, short = run_directed(4, 20.0, "average", "rules")
+    _, long = run_directed(4, 32.0, "average", "rules", checkpoints=(20.0,))
+    (mark,) = long.checkpoints
+    assert (mark.flow_share, mark.bored_share, mark.deaths, mark.ticks) == (
+        short.flow_share,
+        short.bored_share,
+        short.deaths,
+        short.ticks,
+    )
+
+
+def test_novice_survives_the_first_wave_with_the_director() -> None:
+    survived = 0
+    for seed in (0, 5):
+        summary, _ = run_directed(seed, 30.0, "novice", "rules", respawn=True)
+        survived += summary.deaths == 0
+    assert survived == 2
+
+
+def test_the_director_moves_flow_and_boredom_the_right_way() -> None:
+    results = run_ab(seeds=[1], seconds=60.0, skills=("weak", "strong"), workers=1, progress=False)
+    table = summarize(results, "rules")
+    weak, strong = table["weak"], table["strong"]
+    assert weak["flow_director"] > weak["flow_static"]
+    assert weak["deaths_director"] <= weak["deaths_static"]
+    assert strong["bored_director"] < strong["bored_static"]
+    assert isinstance(target_misses(weak), list)
