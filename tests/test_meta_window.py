@@ -8,17 +8,14 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from window_support import frames, start_arena
 
-import tests.window_support as ws
 from game.app import GameApp
 from game.meta import MetaStore
 from game.views.gameover import GameOverView
-from tests.window_support import frames, start_arena
 
 pytestmark = pytest.mark.window
 
-window = ws.window
-make_app = ws.make_app
 
 
 def die(app: GameApp) -> None:

@@ -10,18 +10,15 @@ import numpy as np
 import pytest
 from arcade import key as K
 from PIL import Image
+from window_support import H, force_upgrade, frames, press, render, send, start_arena
 
-import tests.window_support as ws
 from game.app import GameApp
 from game.sim.spawner import NullSpawner
 from game.sim.weapons import HeldWeapon
 from game.sim.world import World
-from tests.window_support import H, force_upgrade, frames, press, render, send, start_arena
 
 pytestmark = pytest.mark.window
 
-window = ws.window
-make_app = ws.make_app
 SHOTS = os.environ.get("ARENA_WEAPON_SHOTS")  # a folder: keep each test's frame there to look at
 
 
