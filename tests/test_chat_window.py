@@ -224,6 +224,27 @@ def test_the_shop_sells_refuses_and_spends_coins(
     assert world.time > t
 
 
+def test_a_bot_buys_one_thing_and_leaves_the_shop(
+    make_app: Callable[..., GameApp], session: AiSession
+) -> None:
+    app = make_app(seed=3, bot="strong")
+    attach(app, session)
+    app.new_run()
+    frames(app, 2)
+    world = app.arena.world
+    assert world is not None
+    world.wave_time_left = 0.0
+    wait_for(app, lambda: isinstance(app.window.current_view, ShopView), limit_s=10)
+    view = app.window.current_view
+    assert isinstance(view, ShopView)
+    view.shop.purse.balance = 50
+    world.player.hp = world.player.stats.max_hp  # not hurt: the dearest affordable upgrade
+    frames(app, 70)
+    assert [r.name for r in view.shop.sales] == ["Hollow Points"] and view.shop.purse.balance == 5
+    frames(app, 100)
+    assert app.window.current_view is app.arena and world.wave == 2
+
+
 def die(app: GameApp) -> GameOverView:
     world = app.arena.world
     assert world is not None

@@ -62,7 +62,7 @@ def _forced_result_note(outcomes: Sequence[ToolOutcome]) -> ChatMessage:
     results = "\n".join(f"{o.tool} returned: {o.content}" for o in outcomes)
     return ChatMessage(
         role="user",
-        content=f"{results}\nAnswer me now in plain words, using only this result. No JSON, no tool calls.",
+        content=f"{results}\nNow answer my message in a sentence or two, using this result.",
     )
 
 

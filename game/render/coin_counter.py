@@ -11,6 +11,7 @@ from arcade.types import Color
 from game.render.widgets import ShadowLabel
 
 COIN = Color(255, 214, 80)
+BACKING = Color(10, 12, 20, 190)  # like the HUD's backing boxes
 MARGIN = 20.0
 
 
@@ -25,6 +26,9 @@ class CoinCounter:
         if coins is None:
             return
         self.label.set(f"{coins:,} coins")
-        self.label.move(width - MARGIN - 14, height - MARGIN - 66)
+        text_w = float(self.label.text.content_width)
+        right, base = width - MARGIN, height - MARGIN - 72
+        arcade.draw_lbwh_rectangle_filled(right - text_w - 34, base - 6, text_w + 44, 26, BACKING)
+        self.label.move(right - 14, base)
         self.label.draw()
-        arcade.draw_circle_filled(width - MARGIN - 5, height - MARGIN - 61, 5, COIN)
+        arcade.draw_circle_filled(right - 4, base + 6, 5, COIN)

@@ -11,6 +11,8 @@ from coreai.runtime import CoreAiRuntime
 from game.shop.inventory import load_inventory
 from game.shop.service import ShopService, _HasWorld
 from game.shop.shop import Receipt, Shop
+from game.sim.coins import bounties
+from game.sim.prefabs import PrefabRegistry
 
 __all__ = ["Receipt", "Shop", "ShopService", "install_shop"]
 
@@ -24,8 +26,10 @@ def install_shop(runtime: CoreAiRuntime, handle: _HasWorld) -> ShopService | Non
     except CoreAIError as exc:
         log.error("no shop this session: {}", exc)
         return None
+    prefabs = PrefabRegistry.load()
+    rates = bounties({n: prefabs.get(n).score for n in prefabs.names})
     service = ShopService(
-        Shop(inventory), runtime.mainloop, handle, wait_s=runtime.settings.mainloop.wait_timeout_s
+        Shop(inventory, rates), runtime.mainloop, handle, wait_s=runtime.settings.mainloop.wait_timeout_s
     )
     for tool in service.tools():
         runtime.orchestrator.add_tool(tool, roles=("Merchant",))

@@ -33,9 +33,10 @@ def _norm(text: str) -> str:
 
 
 class Shop:
-    def __init__(self, inventory: Inventory) -> None:
+    def __init__(self, inventory: Inventory, rates: dict[str, int] | None = None) -> None:
         self.inventory = inventory
-        self.purse = Purse()
+        self.rates = dict(rates or {})  # coins per kill of each prefab
+        self.purse = Purse(self.rates)
         self.stock: dict[str, int] = {}
         self.open = False  # the merchant is there between waves (the shop step) or in ``ask``
         self.sales: list[Receipt] = []
@@ -43,7 +44,7 @@ class Shop:
 
     def reset(self) -> None:
         """A new run: full shelves, an empty purse, shop closed."""
-        self.purse = Purse()
+        self.purse = Purse(self.rates)
         self.stock = {item.id: item.stock for item in self.inventory.items}
         self.open = False
         self.sales = []

@@ -4,7 +4,8 @@ Items come from the shop's inventory (``assets/shop/inventory.json``) with price
 1..9 or a click buy one, paid in coins (every kill pays a bounty). A purchase goes through the same
 validated ``BuyItem`` command an agent's ``buy_item`` uses, and a refusal (unknown item, sold out, not
 enough coins, maxed out) is shown in the merchant's words. T talks to the Merchant in the chat panel;
-Enter or Esc leaves and the next wave starts. With a bot playing, the shop closes by itself.
+Enter or Esc leaves and the next wave starts. With a bot playing, it buys one thing (a Medkit when hurt,
+else the dearest item it can afford) and the shop closes by itself.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from typing import TYPE_CHECKING
 import arcade
 from arcade import key as K
 from arcade.types import Color
+from loguru import logger
 
 from coreai.errors import CoreAIError, PurchaseRefused
 from game.render import palette
@@ -26,9 +28,12 @@ from game.views.base import AppView
 if TYPE_CHECKING:
     from game.app import GameApp
 
+log = logger.bind(feature="game", trace_id="shop")
+
 CARD_W, CARD_H, GAP = 250.0, 120.0, 18.0
 COLUMNS = 3
-BOT_LEAVE_S = 1.5
+BOT_BUY_S = 1.0  # a bot playing buys after this long (so viewers can follow)...
+BOT_LEAVE_S = 2.5  # ...and leaves after this long
 BUY_KEYS = {getattr(K, f"KEY_{i}"): i - 1 for i in range(1, 10)} | {
     getattr(K, f"NUM_{i}"): i - 1 for i in range(1, 10)
 }
@@ -85,6 +90,7 @@ class ShopView(AppView):
             return False
         self.shop.open = True
         self.elapsed = 0.0
+        log.info("the merchant's shop opens (wave {}, {} coins)", world.wave, self.shop.purse.balance)
         self.message = "A trader has set up shop at the edge of the arena."
         self.message_ok = True
         self.window.show_view(self)
@@ -129,9 +135,31 @@ class ShopView(AppView):
         arena.run_frame_hooks(dt)  # the agents keep answering (the Merchant's tools run on this thread)
         if self._held():
             return  # the chat (or another modal panel) is open
-        self.elapsed += dt
-        if arena.bot is not None and self.elapsed >= BOT_LEAVE_S:
+        before, self.elapsed = self.elapsed, self.elapsed + dt
+        if arena.bot is None:
+            return
+        if before < BOT_BUY_S <= self.elapsed and (pick := self.bot_pick()) is not None:
+            self.buy(pick)
+        if self.elapsed >= BOT_LEAVE_S:
             self.leave()
+
+    def bot_pick(self) -> int | None:
+        """A bot's purchase: a Medkit when below 70% HP, else the dearest item it can afford."""
+        world = self.app.arena.world
+        items = self.shop.inventory.items
+        ok = [
+            i
+            for i, it in enumerate(items)
+            if self.shop.stock.get(it.id, 0) > 0 and self.shop.purse.can_pay(it.price)
+        ]
+        if not ok or world is None:
+            return None
+        hurt = world.player.hp < 0.7 * world.player.stats.max_hp
+        heals = [i for i in ok if items[i].effect.kind == "heal"]
+        if hurt and heals:
+            return heals[0]
+        upgrades = [i for i in ok if items[i].effect.kind == "upgrade"] or ok
+        return max(upgrades, key=lambda i: items[i].price)
 
     def draw_content(self) -> None:
         arena = self.app.arena

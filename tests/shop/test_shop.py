@@ -15,7 +15,8 @@ from game.shop.inventory import load_inventory
 from game.shop.service import BuyItem, GetInventory, ShopService
 from game.shop.shop import Shop
 from game.sim import events as ev
-from game.sim.coins import Purse, bounty
+from game.sim.coins import Purse, bounties, bounty
+from game.sim.prefabs import PrefabRegistry
 from game.sim.world import World
 
 
@@ -44,11 +45,20 @@ def test_a_broken_inventory_file_is_a_clear_error(tmp_path: Path) -> None:
         load_inventory(bad)
 
 
-def test_kills_pay_a_bounty_of_score_over_ten() -> None:
-    purse = Purse()
-    gained = purse.collect([kill(10), kill(8), kill(40), kill(120, elite=True), ev.ShotFired(3)])
-    assert gained == 1 + 1 + 4 + 12 == purse.balance == purse.earned
-    assert bounty(kill(1000)) == 100
+def test_kills_pay_a_bounty_of_the_base_score_over_ten() -> None:
+    prefabs = PrefabRegistry.load()
+    rates = bounties({n: prefabs.get(n).score for n in prefabs.names})
+    assert rates["grunt"] == 1 and rates["tank"] == 4 and rates["boss"] == 100
+    purse = Purse(rates)
+
+    def killed(prefab: str, score: int, elite: bool = False) -> ev.EnemyKilled:
+        return ev.EnemyKilled(1, prefab, 0.0, 0.0, elite, score, False)
+
+    # a kill streak's x3 score does not inflate coins; an elite pays three times its kind
+    gained = purse.collect([killed("grunt", 30), killed("tank", 40), killed("tank", 120, elite=True)])
+    assert gained == 1 + 4 + 12 == purse.balance == purse.earned
+    assert purse.collect([ev.ShotFired(3)]) == 0
+    assert bounty(kill(250), {}) == 25, "a prefab without a rate pays from the kill's score"
 
 
 def test_a_sale_takes_the_coins_lowers_the_stock_and_applies_the_effect() -> None:
