@@ -26,6 +26,7 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--bot", choices=["weak", "average", "strong"], default="strong")
     p.add_argument("--min-wave", type=int, default=5)
     p.add_argument("--min-enemies", type=int, default=16, help="enemies on screen")
+    p.add_argument("--min-weapons", type=int, default=3, help="weapons the player holds (a late-run build)")
     p.add_argument("--no-boss", dest="boss", action="store_false", help="do not wait for a boss on screen")
     p.add_argument("--max-seconds", type=float, default=600.0, help="take the frame at this game time anyway")
     p.add_argument("--show", action="store_true", help="use a visible window instead of headless rendering")
@@ -75,8 +76,11 @@ def main(argv: list[str] | None = None) -> int:
         bosses = world.enemies.view("kind") == world.prefabs.index("boss")
         inner = (x > left + 260) & (x < right - 260) & (y > bottom + 170) & (y < top - 210)
         boss = bool((bosses & inner).any())  # well inside the frame, clear of the HUD
+        beams = any(world.arsenal.cat.get(h.key).pattern in ("lance", "chain") for h in world.arsenal.held)
         ready = (
             world.wave >= args.min_wave
+            and len(world.arsenal.held) >= args.min_weapons
+            and (bool(world.fx) if beams else world.bullets.n > 0)  # weapons visibly firing (a beam if held)
             and on_screen >= args.min_enemies
             and (boss or not args.boss)
             and world.enemy_bullets.n >= 8
@@ -91,7 +95,8 @@ def main(argv: list[str] | None = None) -> int:
     path = app.save_screenshot(args.out)
     print(
         f"saved {path} (seed {seed}, wave {world.wave}, t={world.time:.1f}s, {world.enemies.n} enemies, "
-        f"{world.enemy_bullets.n} enemy bullets, score {world.stats.score})"
+        f"{world.enemy_bullets.n} enemy bullets, score {world.stats.score}, "
+        f"weapons {', '.join(f'{h.key} {h.level}' for h in world.arsenal.held)})"
     )
     window.close()
     return 0

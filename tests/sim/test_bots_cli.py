@@ -61,3 +61,38 @@ def test_weak_bots_die_more_often_than_strong_bots() -> None:
     weak = sum(run_headless(seed=s, seconds=100, bot="weak").deaths for s in seeds)
     strong = sum(run_headless(seed=s, seconds=100, bot="strong").deaths for s in seeds)
     assert weak > strong
+
+
+@pytest.mark.timeout(480)  # three CLI runs of 150 s of game time
+def test_bots_of_different_skill_build_different_weapons_through_the_cli(saves_dir: Path) -> None:
+    held: dict[str, list[str]] = {}
+    for bot in ("weak", "average", "strong"):
+        out = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "game",
+                "--headless",
+                "--bot",
+                bot,
+                "--seconds",
+                "150",
+                "--seed",
+                "2",
+                "--json",
+            ],
+            cwd=REPO,
+            capture_output=True,
+            text=True,
+            timeout=240,
+            env={**os.environ, "ARENA_SAVES_DIR": str(saves_dir)},
+            check=True,
+        )
+        summary = json.loads(out.stdout.strip().splitlines()[-1])
+        held[bot] = summary["weapons"]
+        assert summary["weapons"][0] in ("blaster", "gatling"), "everyone starts with the blaster"
+        assert set(summary["weapon_levels"]) == set(summary["weapons"])
+    assert held["weak"] == ["blaster"], "the weak bot sticks to its blaster"
+    assert {"lance", "orbit", "sunbeam", "whirlwind"} & set(held["strong"]), held
+    assert {"spread", "missile", "dragon_breath"} & set(held["average"]), held
+    assert len({tuple(v) for v in held.values()}) == 3, f"three different builds: {held}"
