@@ -93,7 +93,7 @@ class GameOverView(AppView):
         sub = (
             f"NEW HIGH SCORE  #{rank}"
             if rank == 1
-            else f"high score #{rank}"
+            else f"{'bot ' if bots else ''}high score #{rank}"
             if rank
             else "no high score this time"
         )
