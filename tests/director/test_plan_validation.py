@@ -247,4 +247,5 @@ def test_the_director_role_prompt_quotes_the_tables_steps() -> None:
     text = (PROMPTS_DIR / "roles" / "Director.md").read_text(encoding="utf-8")
     quoted = dict(re.findall(r"(\w+) \+-([0-9.]+)", text))
     expected = {"mix": MIX_WEIGHT.max_step} | {k.name: k.max_step for k in PLAN_KNOBS}
-    assert quoted and {name: float(v) for name, v in quoted.items()} == expected
+    got = {name: float(v) for name, v in quoted.items()}
+    assert quoted and got == expected, "list every plan knob's step in prompts/roles/Director.md"
