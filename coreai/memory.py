@@ -52,7 +52,7 @@ class MemoryStore:
         return self._root if self._root is not None else saves_root() / "agent_memory"
 
     def path_for(self, role: str) -> Path:
-        if not _ROLE.match(role):
+        if not _ROLE.fullmatch(role):
             raise PersistenceError(str(self.root / role), f"invalid role name for a memory file: {role!r}")
         return self.root / f"{role}.json"
 

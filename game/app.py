@@ -114,7 +114,7 @@ class GameApp:
         # The AI panels set it from the settings file; the options screen may flip it live.
         self.pause_on_overlay = True
         # [game] graphics_quality: particles, glow and vignette; "auto" lowers them on a slow machine
-        self.governor = FrameGovernor("auto")
+        self.governor = FrameGovernor(self.prefs.settings.graphics_quality)
         self._bind_hotkeys()
         self._pause_keys: tuple[int, ...] = hk.PAUSE_KEYS
         self._ui_camera: arcade.Camera2D | None = None

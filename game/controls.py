@@ -161,9 +161,9 @@ class Gamepad:
         if self.device is None:
             return None
         d = self.device
-        try:
+        try:  # pyglet's raw stick y axes grow downwards (HID); the game's y grows upwards
             return PadReading(
-                float(d.leftx), float(d.lefty), float(d.rightx), float(d.righty),
+                float(d.leftx), -float(d.lefty), float(d.rightx), -float(d.righty),
                 float(getattr(d, "righttrigger", 0.0)), float(getattr(d, "lefttrigger", 0.0)),
                 bool(getattr(d, "a", False)), bool(getattr(d, "b", False)),
             )  # fmt: skip

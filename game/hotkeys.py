@@ -206,7 +206,7 @@ def default_registry() -> HotkeyRegistry:
     r.register((), "Pick an upgrade", label="1 / 2 / 3 / click", kind=c, group="Controls")
     r.register(HELP, "Help (this overlay)")
     r.register(PAUSE_KEYS, "Pause / resume")
-    r.register(SCREENSHOT, "Screenshot to saves/screenshots/")
+    r.register(SCREENSHOT, "Screenshot (to the screenshots folder)")
     r.register(RESTART, "Restart the run")
     r.register(FULLSCREEN, "Fullscreen")
     r.register(FPS, "Show / hide the FPS counter")

@@ -23,6 +23,7 @@ VOLUME_LABELS = {
     "music_volume": "Music volume",
     "sfx_volume": "Sound effects",
 }
+QUALITIES = {"auto": "auto (lowers itself when slow)", "high": "high", "low": "low"}
 UI_SCALES = (0.75, 0.875, 1.0, 1.125, 1.25, 1.375, 1.5)
 
 
@@ -74,6 +75,10 @@ class OptionsMenu:
             now = min(range(len(UI_SCALES)), key=lambda i: abs(UI_SCALES[i] - self.settings.ui_scale))
             self._set(ui_scale=UI_SCALES[max(0, min(len(UI_SCALES) - 1, now + d))])
 
+        def quality(d: int) -> None:
+            names = list(QUALITIES)
+            self._set(graphics_quality=names[(names.index(self.settings.graphics_quality) + d) % len(names)])
+
         def difficulty(d: int) -> None:
             names = list(PRESETS)
             self._set(difficulty=names[(names.index(self.settings.difficulty) + d) % len(names)])
@@ -86,6 +91,7 @@ class OptionsMenu:
             self._toggle("Screen shake", "screen_shake"),
             self._toggle("Damage flash", "damage_flash"),
             Row("UI scale", lambda: f"{self.settings.ui_scale:.0%}", scale),
+            Row("Graphics quality", lambda: QUALITIES[self.settings.graphics_quality], quality),
             Row("Difficulty", lambda: PRESETS[self.settings.difficulty].label, difficulty),
             self._toggle("Gamepad", "gamepad"),
             self._toggle("Pause when the window loses focus", "pause_on_focus_loss"),

@@ -61,6 +61,8 @@ class GamePrefs:
         s = self.settings
         app.audio.set_volumes(master=s.master_volume, music=s.music_volume, sfx=s.sfx_volume)
         app.apply_controls(s.keys)
+        if app.governor.setting != s.graphics_quality:
+            app.governor.set(s.graphics_quality)
         app.arena.input.deadzone = s.gamepad_deadzone
         if app.arena.input.gamepad is not None:
             app.arena.input.gamepad.enabled = s.gamepad

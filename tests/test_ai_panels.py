@@ -131,6 +131,11 @@ def test_f10_director_panel_draws_live_data_over_the_arena(game: tuple[GameApp, 
     assert any(t.startswith(f"{data.accepted} ok ") for t in shown)
     assert data.last_reason in shown
     assert any(t.startswith("INTENSITY") for t in shown)
+    # director (#11): the skill estimate, its signals and the saturated knobs are on the panel
+    assert data.skill_text() in shown
+    assert data.skill_text().split()[1] in ("novice", "weak", "average", "strong")
+    assert data.signals_text() in shown and data.signals_text().startswith("kill ")
+    assert "saturated" in shown and data.saturation_text() in shown
     # the graph is cached: redrawing without a new sample does not rebuild it, a new sample does
     rebuilds = panels.director.graph.shapes.rebuilds
     render(app)

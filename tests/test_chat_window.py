@@ -182,23 +182,23 @@ def test_the_shop_sells_refuses_and_spends_coins(
     world = app.arena.world
     assert world is not None and world.wave == 2
     purse = shop.shop.purse
-    purse.balance = 30
+    purse.balance = 20
     world.player.hp = 20.0
     img = render(app)
     rects = shop.card_rects()
-    medkit, hollow = rects[0], rects[4]  # 12 coins (affordable), 45 coins (not)
+    medkit, hollow = rects[0], rects[4]  # 6 coins (affordable), 24 coins (not)
     assert edge_is_gold(img, medkit) and not edge_is_gold(img, hollow)
     press(app, K.KEY_1)  # a purchase
-    assert purse.balance == 18 and purse.spent == 12 and world.player.hp == 60.0
+    assert purse.balance == 14 and purse.spent == 6 and world.player.hp == 60.0
     assert shop.message.startswith("Bought Medkit") and shop.message_ok
     press(app, K.KEY_5)  # not enough coins
-    assert not shop.message_ok and shop.message == "Hollow Points costs 45 coins; you have 18"
-    assert purse.balance == 18
+    assert not shop.message_ok and shop.message == "Hollow Points costs 24 coins; you have 14"
+    assert purse.balance == 14
     purse.balance = 100
     press(app, K.KEY_1)
     press(app, K.KEY_1)
     press(app, K.KEY_1)  # out of stock
-    assert shop.message == "Medkit is sold out" and purse.balance == 100 - 24
+    assert shop.message == "Medkit is sold out" and purse.balance == 100 - 12
     render(app)
     # the Merchant in the chat: a purchase and an unknown item, through buy_item and the main-loop queue
     press(app, K.T)
@@ -208,14 +208,12 @@ def test_the_shop_sells_refuses_and_spends_coins(
     press(app, K.ENTER)
     wait_for(app, lambda: not chat.model.busy, draw=True)
     render(app)
-    assert (
-        "Magnet is yours" in shown(chat) and purse.balance == 76 - 18 and world.stacks["pickup_radius"] == 1
-    )
+    assert "Magnet is yours" in shown(chat) and purse.balance == 88 - 9 and world.stacks["pickup_radius"] == 1
     type_text(app, "buy a rocket launcher")
     press(app, K.ENTER)
     wait_for(app, lambda: not chat.model.busy, draw=True)
     render(app)
-    assert "no 'rocket launcher' on the shelf" in shown(chat) and purse.balance == 58
+    assert "no 'rocket launcher' on the shelf" in shown(chat) and purse.balance == 79
     press(app, K.ESCAPE)
     press(app, K.ENTER)  # leave: the next wave starts
     assert app.window.current_view is app.arena and not shop.shop.open
@@ -240,7 +238,7 @@ def test_a_bot_buys_one_thing_and_leaves_the_shop(
     view.shop.purse.balance = 50
     world.player.hp = world.player.stats.max_hp  # not hurt: the dearest affordable upgrade
     frames(app, 70)
-    assert [r.name for r in view.shop.sales] == ["Hollow Points"] and view.shop.purse.balance == 5
+    assert [r.name for r in view.shop.sales] == ["Hollow Points"] and view.shop.purse.balance == 26
     frames(app, 100)
     assert app.window.current_view is app.arena and world.wave == 2
 

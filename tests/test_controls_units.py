@@ -42,9 +42,9 @@ def test_pad_dead_zone_and_mapping() -> None:
 
 
 class FakePad:
-    """A controller as pyglet exposes it: stick axes -1..1, triggers 0..1, buttons."""
+    """A controller as pyglet exposes it: stick axes -1..1 (y grows downwards), triggers 0..1, buttons."""
 
-    leftx, lefty, rightx, righty = 0.0, 0.8, 1.0, 0.0
+    leftx, lefty, rightx, righty = 0.0, -0.8, 1.0, 0.0  # left stick pushed up, right stick right
     righttrigger, lefttrigger = 0.0, 0.0
     a = b = False
 

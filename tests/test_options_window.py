@@ -119,6 +119,18 @@ def test_options_from_pause_keep_the_arena_paused(make_app: Callable[..., GameAp
     assert world.time > t
 
 
+def test_graphics_quality_row_drives_the_frame_governor(
+    make_app: Callable[..., GameApp], saves_dir: Path
+) -> None:
+    app = make_app()
+    view = open_options_from_title(app)
+    select(app, view, "Graphics quality")
+    press(app, K.RIGHT)
+    assert app.prefs.settings.graphics_quality == "high" and app.governor.setting == "high"
+    assert saved(saves_dir)["game"]["graphics_quality"] == "high"
+    assert make_app().governor.setting == "high", "kept for the next start"
+
+
 def test_focus_loss_pauses_the_run(make_app: Callable[..., GameApp]) -> None:
     app = ws.start_arena(make_app)
     assert not app.arena.paused

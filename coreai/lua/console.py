@@ -38,7 +38,7 @@ class Console:
         """The scratch sandbox ``name`` (created on first use); None for an invalid name."""
         slot = self.slots.get(name)
         if slot is None:
-            if not _NAME.match(name):
+            if not _NAME.fullmatch(name):
                 return None
             slot = ModSlot.new(name, None, False, self.settings)
             self.slots[name] = slot

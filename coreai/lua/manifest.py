@@ -25,7 +25,7 @@ from coreai.lua.settings import LuaSettings
 MANIFEST = "mod.toml"
 NAME_PATTERN = r"^[a-z][a-z0-9_]{1,39}$"
 TEXT_SUFFIXES = (".lua", ".md", ".txt", ".json")
-_PATH_PART = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}$")
+_PATH_PART = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}")  # used with fullmatch ("$" allows a final \n)
 
 
 VERSION_PATTERN = r"^\d+\.\d+(\.\d+)?([-+][0-9A-Za-z.-]+)?$"
@@ -84,7 +84,7 @@ class ModManifest(BaseModel):
     @classmethod
     def _dependency_names(cls, v: dict[str, str]) -> dict[str, str]:
         for name in v:
-            if not re.match(NAME_PATTERN, name):
+            if not re.fullmatch(NAME_PATTERN, name):
                 raise ValueError(f"dependency '{name}' is not a mod name")
         return v
 
@@ -115,7 +115,7 @@ def is_safe_relpath(path: str) -> bool:
     p = PurePosixPath(path)
     if p.is_absolute() or "\\" in path or len(p.parts) > 3:
         return False
-    return all(_PATH_PART.match(part) and part not in (".", "..") for part in p.parts)
+    return all(_PATH_PART.fullmatch(part) and part not in (".", "..") for part in p.parts)
 
 
 def bundle_digest(files: Mapping[str, str]) -> str:

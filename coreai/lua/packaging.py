@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import zipfile
+import zlib
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -23,14 +24,54 @@ def write_zip(bundle: ModBundle, dest: Path) -> Path:
     return dest
 
 
+MIN_ZIP_ENTRIES_SLACK = 8  # folder entries a normal archive has besides its files
+_EOCD = b"PK\x05\x06"
+
+
+def _central_directory(path: Path) -> tuple[int, int]:
+    """(entries, central directory bytes) from the end record, read before ``zipfile`` parses anything."""
+    with path.open("rb") as fh:
+        fh.seek(0, 2)
+        size = fh.tell()
+        fh.seek(max(0, size - 65_557))
+        tail = fh.read()
+    at = tail.rfind(_EOCD)
+    if at < 0 or len(tail) - at < 22:
+        raise ModError(path.name, "not a readable zip archive: no end-of-archive record")
+    entries = int.from_bytes(tail[at + 10 : at + 12], "little")
+    cd_bytes = int.from_bytes(tail[at + 12 : at + 16], "little")
+    if entries == 0xFFFF or cd_bytes == 0xFFFFFFFF:
+        raise ModError(path.name, "zip64 archives are not supported for mods")
+    return entries, cd_bytes
+
+
 def read_zip(path: Path, settings: LuaSettings) -> dict[str, str]:
-    """The files of a mod archive; one top folder is stripped. Unsafe names and oversize data are refused."""
+    """The files of a mod archive; one top folder is stripped. Unsafe names and oversize data are refused.
+
+    Memory stays bounded whatever the archive claims: the entry count (folders included) and the central
+    directory size are checked from the end record before ``zipfile`` reads it, and every entry is
+    inflated as a stream and stopped one byte past ``max_file_bytes`` (declared sizes are not trusted),
+    so the peak is about ``max_mod_bytes`` of text plus one inflate window. Every failure, a corrupt or
+    lying archive included, is a ``ModError``."""
+    limit = settings.max_mod_files + MIN_ZIP_ENTRIES_SLACK
     try:
+        if path.stat().st_size > 4 * settings.max_mod_bytes + 65_536:
+            raise ModError(path.name, f"archive file is over {4 * settings.max_mod_bytes} bytes")
+        entries, cd_bytes = _central_directory(path)
+        if entries > limit:
+            raise ModError(path.name, f"archive has {entries} entries (max {limit}, folders included)")
+        if cd_bytes > limit * 1100:  # a central record is 46 bytes + a name of at most ~1 KiB
+            raise ModError(path.name, f"archive directory is {cd_bytes} bytes: too big for {entries} entries")
         zf = zipfile.ZipFile(path)
-    except (OSError, zipfile.BadZipFile) as exc:
+    except ModError:
+        raise
+    except (OSError, zipfile.BadZipFile, ValueError, EOFError) as exc:
         raise ModError(path.name, f"not a readable zip archive: {exc}") from exc
     with zf:
-        infos = [i for i in zf.infolist() if not i.is_dir()]
+        every = zf.infolist()
+        if len(every) > limit:
+            raise ModError(path.name, f"archive has {len(every)} entries (max {limit}, folders included)")
+        infos = [i for i in every if not i.is_dir()]
         if len(infos) > settings.max_mod_files:
             raise ModError(path.name, f"archive has {len(infos)} files (max {settings.max_mod_files})")
         names = [i.filename for i in infos]
@@ -41,32 +82,65 @@ def read_zip(path: Path, settings: LuaSettings) -> dict[str, str]:
         for info in infos:
             rel = info.filename.split("/", 1)[1] if strip else info.filename
             if rel != MANIFEST and (not is_safe_relpath(rel) or not rel.endswith(TEXT_SUFFIXES)):
-                raise ModError(path.name, f"archive entry '{info.filename}' is not allowed")
-            if info.file_size > settings.max_file_bytes:
-                raise ModError(
-                    path.name, f"archive entry '{info.filename}' is over {settings.max_file_bytes} bytes"
-                )
-            total += info.file_size
+                raise ModError(path.name, f"archive entry {info.filename!r} is not allowed")
+            data = _inflate(zf, info, settings.max_file_bytes, path.name)
+            total += len(data)
             if total > settings.max_mod_bytes:
                 raise ModError(path.name, f"archive is over {settings.max_mod_bytes} bytes unpacked")
-            data = zf.read(info)[: settings.max_file_bytes + 1]
-            if len(data) > settings.max_file_bytes:
-                raise ModError(
-                    path.name, f"archive entry '{info.filename}' is over {settings.max_file_bytes} bytes"
-                )
             try:
                 files[rel] = data.decode("utf-8")
             except UnicodeDecodeError as exc:
-                raise ModError(path.name, f"archive entry '{info.filename}' is not UTF-8 text") from exc
+                raise ModError(path.name, f"archive entry {info.filename!r} is not UTF-8 text") from exc
         return files
 
 
-def write_folder(folder: Path, files: Mapping[str, str]) -> None:
-    """Write every file atomically, then remove mod files that are no longer part of the bundle."""
+def _inflate(zf: zipfile.ZipFile, info: zipfile.ZipInfo, cap: int, where: str) -> bytes:
+    """At most ``cap`` bytes of one entry, inflated as a stream; over the cap (whatever the header
+    declares) or corrupt is a ``ModError``."""
+    if info.file_size > cap:
+        raise ModError(where, f"archive entry {info.filename!r} is over {cap} bytes")
+    try:
+        with zf.open(info) as fh:
+            data = fh.read(cap + 1)
+    except (zipfile.BadZipFile, zlib.error, EOFError, OSError, NotImplementedError, RuntimeError) as exc:
+        raise ModError(where, f"archive entry {info.filename!r} is corrupt or unsupported: {exc}") from exc
+    if len(data) > cap:
+        raise ModError(where, f"archive entry {info.filename!r} inflates past {cap} bytes (declared "
+                              f"{info.file_size})")  # fmt: skip
+    return data
+
+
+def inside(root: Path, path: Path) -> bool:
+    """True when ``path`` (symlinks resolved) is ``root`` or below it (root resolved too)."""
+    try:
+        path.resolve().relative_to(root.resolve())
+    except (ValueError, OSError, RuntimeError):
+        return False
+    return True
+
+
+def write_folder(folder: Path, files: Mapping[str, str], *, root: Path | None = None) -> None:
+    """Write every file atomically, then remove mod files that are no longer part of the bundle.
+
+    Nothing is written or deleted outside ``root`` (default: the folder's parent, the mods folder) once
+    symlinks are resolved: a mod folder, or a folder inside it, that is a link elsewhere is refused."""
+    base = root if root is not None else folder.parent
+    if folder.is_symlink() or (folder.exists() and not inside(base, folder)):
+        raise ModError(folder.name, f"refusing to write {folder}: it is a link out of the mods folder")
     folder.mkdir(parents=True, exist_ok=True)
+    if not inside(base, folder):
+        raise ModError(folder.name, f"refusing to write {folder}: it leaves the mods folder")
+    for rel in files:
+        target = folder / rel
+        parent = target.parent
+        parent.mkdir(parents=True, exist_ok=True)
+        if not inside(folder, parent) or target.is_symlink():
+            raise ModError(folder.name, f"refusing to write '{rel}': it leads out of the mod folder")
     for rel, text in files.items():
         atomic_write_text(folder / rel, text)
     for path in folder.rglob("*"):
         rel = path.relative_to(folder).as_posix()
+        if path.is_symlink() or not inside(folder, path):
+            continue  # never delete through a link
         if path.is_file() and rel not in files and (rel == MANIFEST or rel.endswith(TEXT_SUFFIXES)):
             path.unlink()

@@ -12,7 +12,7 @@ from loguru import logger
 
 from coreai.errors import CoreAIError, ModError
 from coreai.lua.manifest import ModBundle, folder_signature, read_bundle, read_files, read_manifest
-from coreai.lua.packaging import write_folder
+from coreai.lua.packaging import inside, write_folder
 from coreai.lua.prefs import PrefsFile
 from coreai.lua.resolve import resolve
 from coreai.lua.results import ModState
@@ -50,6 +50,9 @@ class ModRegistry:
             shipped = root.resolve() != self.user_root.resolve()
             for folder in sorted(root.iterdir()):
                 if folder.is_dir() and not folder.name.startswith((".", "_")):
+                    if folder.is_symlink() or not inside(root, folder):
+                        log.warning("skipping mod folder {}: it is a link out of {}", folder, root)
+                        continue
                     found[folder.name] = (folder, shipped)
         return found
 
@@ -120,12 +123,14 @@ class ModRegistry:
     def install(self, bundle: ModBundle, versions: VersionStore) -> ModSlot:
         """Write ``bundle`` into the user mods folder (what was there is kept as a version first)."""
         folder = self.user_root / bundle.name
+        if folder.is_symlink() or (folder.exists() and not inside(self.user_root, folder)):
+            raise ModError(bundle.name, f"refusing to install into {folder}: a link out of the mods folder")
         if folder.is_dir():
             try:
                 versions.record(bundle.name, read_files(folder, self.settings), note="before install")
             except CoreAIError as exc:
                 log.warning("could not keep {} before install: {}", bundle.name, exc)
-        write_folder(folder, bundle.files)
+        write_folder(folder, bundle.files, root=self.user_root)
         slot = self.slot(bundle.name, folder, False)
         slot.signature = folder_signature(folder)
         return slot

@@ -87,7 +87,7 @@ def meta_path() -> Path:
 
 def new_mod(name: str, *, title: str = "", author: str = "you", root: Path | None = None) -> Path:
     """Write a working mod folder ``<user mods>/<name>``; ``ModError`` if the name is bad or taken."""
-    if not re.match(NAME_PATTERN, name):
+    if not re.fullmatch(NAME_PATTERN, name):
         raise ModError(name, "a mod name is lower_snake_case, 2-40 characters, starting with a letter")
     folder = (root or user_mods_dir()) / name
     if folder.exists():

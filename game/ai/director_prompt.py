@@ -14,7 +14,7 @@ from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from typing import Any
 
-from game.director.knobs import MIX_WEIGHT, PLAN_KNOBS, Knob
+from game.director.knobs import KNOBS, MIX_WEIGHT, PLAN_KNOBS, Knob
 from game.director.plan import plan_json_schema
 from game.director.rules import BOSS_LOW_HP, LOW_HP, RECENT_DEATH_S
 from game.director.source import DirectorSituation
@@ -103,10 +103,7 @@ def situation_summary(s: DirectorSituation, level: int = 0) -> str:
         return "\n".join(lines)
     k = s.knobs
     lines.insert(3, f"kills/min {snap.kills_per_min:.0f}, accuracy {_pct(snap.accuracy)}, level {snap.level}")
-    lines.append(
-        f"knobs: pressure {k.pressure:.2f}, elite_chance {k.elite_chance:.2f}, "
-        f"pickup_rate {k.pickup_rate:.2f}"
-    )
+    lines.append("knobs: " + ", ".join(f"{knob.name} {getattr(k, knob.name):.2f}" for knob in KNOBS))
     if level >= 1:
         return "\n".join(lines)
     mix = ", ".join(f"{name} {w:g}" for name, w in sorted(k.mix.items()))

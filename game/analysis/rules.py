@@ -26,7 +26,7 @@ def run_facts(summary: RunSummary, ledger: RunLedger, coins: dict[str, int] | No
 
 def _advice(summary: RunSummary, ledger: RunLedger, top: str | None, coins: dict[str, int]) -> str:
     acc = ledger.accuracy
-    if coins.get("balance", 0) >= 12 and coins.get("spent", 0) == 0:
+    if coins.get("balance", 0) >= 6 and coins.get("spent", 0) == 0:
         return f"spend your coins at the merchant between waves ({coins['balance']} went unspent)."
     if acc is not None and acc < 0.35:
         return "aim at the nearest enemy and fire in bursts: most shots missed."

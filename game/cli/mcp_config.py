@@ -34,7 +34,11 @@ def main(argv: list[str]) -> int:
         settings = Settings()
     mcp = settings.mcp
     if ns.stable_token and not mcp.stable_token:
-        update_settings({"mcp": {"stable_token": True}})
+        try:
+            update_settings({"mcp": {"stable_token": True}})
+        except SettingsError as exc:
+            sys.stderr.write(f"arena mcp-config: cannot store the stable token setting: {exc}\n")
+            return 1
     stable = ns.stable_token or mcp.stable_token
     resolved = resolve_token(
         mcp.token, auth_disabled=mcp.auth_disabled, store=store_stable_token if stable else None

@@ -53,20 +53,27 @@ class DirectorPanel:
     skill_signals: SkillSignals | None = None
     saturation: Saturation = NO_SATURATION
 
-    def skill_line(self) -> str:
-        """F10: the skill estimate and what it rests on."""
-        text = f"skill {self.skill:.2f} ({label(self.skill)})"
-        sig = self.skill_signals
-        if sig is not None:
-            text += f"  kills {sig.kills:.1f} dmg {sig.damage:.1f}"
-            text += f" acc {sig.accuracy:.1f} alive {sig.alive:.1f}"
-        return text
+    def skill_text(self) -> str:
+        """F10: the skill estimate, e.g. ``0.62 average``."""
+        return f"{self.skill:.2f} {label(self.skill)}"
 
-    def saturation_line(self) -> str:
+    def signals_text(self) -> str:
+        """F10: the four signals the estimate rests on (0..1 each)."""
+        sig = self.skill_signals
+        if sig is None:
+            return "signals after the first second"
+        return f"kill {sig.kills:.1f} dmg {sig.damage:.1f} acc {sig.accuracy:.1f} alive {sig.alive:.1f}"
+
+    def saturation_text(self) -> str:
         """F10: knobs at a bound ("none" when every knob can still move both ways)."""
         sat = self.saturation
-        flag = "  ALL ESCALATION AT MAX" if sat.escalation_exhausted else ""
-        return f"saturated: {sat.describe()}{flag}"
+        return ("ALL ESCALATION AT MAX; " if sat.escalation_exhausted else "") + sat.describe()
+
+    def skill_line(self) -> str:
+        return f"skill {self.skill_text()}  {self.signals_text()}"
+
+    def saturation_line(self) -> str:
+        return f"saturated: {self.saturation_text()}"
 
 
 class IntensityHistory:

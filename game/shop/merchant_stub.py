@@ -20,6 +20,10 @@ def _last(messages: tuple[ChatMessage, ...], role: str) -> ChatMessage | None:
     return next((m for m in reversed(messages) if m.role == role), None)
 
 
+def _coins(n: object) -> str:
+    return f"{n} coin" if n == 1 else f"{n} coins"
+
+
 def _shelf(result: dict[str, Any]) -> str:
     items = [i for i in result.get("items", []) if i.get("stock", 0) > 0]
     if not items:
@@ -58,7 +62,7 @@ def merchant_reply(request: LlmRequest) -> str | LlmResult:
         if isinstance(result, dict) and "balance" in result:
             return (
                 f"Pleasure doing business: {result.get('name')} is yours ({result.get('effect')}). "
-                f"{result.get('balance')} coins left."
+                f"{_coins(result.get('balance'))} left."
             )
         if isinstance(data, dict) and "error" in data:
             reason = str(data["error"]).split("rejected: ", 1)[-1]

@@ -93,7 +93,7 @@ class GameOverView(AppView):
         sub = (
             f"NEW HIGH SCORE  #{rank}"
             if rank == 1
-            else f"high score #{rank}"
+            else f"{'bot ' if bots else ''}high score #{rank}"
             if rank
             else "no high score this time"
         )
@@ -180,7 +180,7 @@ class GameOverView(AppView):
             arena.draw_world(with_hud=False)
         w, h = self.window.width, self.window.height
         arcade.draw_lbwh_rectangle_filled(0, 0, w, h, Color(6, 4, 10, 200))
-        lift = ANALYSIS_H / 2 + 8 if self.analysis is not None else 0.0
+        lift = ANALYSIS_H / 2 - 10 if self.analysis is not None else 0.0
         top = h / 2 + PANEL_H / 2 + lift
         self.title.move(w / 2, top + 60)
         self.title.draw()

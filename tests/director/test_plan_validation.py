@@ -234,3 +234,18 @@ def test_adding_a_knob_is_one_row_in_the_table() -> None:
 
     run = subprocess.run([sys.executable, "-c", ADD_A_KNOB], capture_output=True, text=True, timeout=120)
     assert run.returncode == 0 and run.stdout.strip() == "ok", run.stderr[-2000:]
+
+
+def test_the_director_role_prompt_quotes_the_tables_steps() -> None:
+    """prompts/roles/Director.md (hand-written, short for a small model) states the per-plan steps: they
+    must be the knob table's."""
+    import re
+
+    from coreai.paths import PROMPTS_DIR
+    from game.director.knobs import MIX_WEIGHT
+
+    text = (PROMPTS_DIR / "roles" / "Director.md").read_text(encoding="utf-8")
+    quoted = dict(re.findall(r"(\w+) \+-([0-9.]+)", text))
+    expected = {"mix": MIX_WEIGHT.max_step} | {k.name: k.max_step for k in PLAN_KNOBS}
+    got = {name: float(v) for name, v in quoted.items()}
+    assert quoted and got == expected, "list every plan knob's step in prompts/roles/Director.md"

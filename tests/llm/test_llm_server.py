@@ -33,6 +33,7 @@ def test_streamed_reply(server_backend: OpenAIBackend) -> None:
     assert chunks[-1].finish_reason in ("stop", "length")
 
 
+@pytest.mark.timeout(300)  # a grammar-constrained 120-token reply on a loaded 2-core box
 def test_structured_director_plan(server_backend: OpenAIBackend) -> None:
     """llama_cpp.server refuses the standard json_schema shape (a 500 naming response_format); the backend
     falls back to its json_object + schema grammar and remembers that for this server."""

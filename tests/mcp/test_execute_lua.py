@@ -98,3 +98,45 @@ def test_execute_lua_spawns_an_enemy_the_simulation_contains(game, start_server,
         game.wait_frames(5)  # the game kept running after the runaway loop was killed
     finally:
         game.queue.call(CallOnMain(fn=manager.close), timeout=10)
+
+
+def test_execute_lua_string_amplification_does_not_freeze_the_game(
+    game, start_server, saves_dir: Path
+) -> None:
+    """Issue 12 item 1 through MCP: concatenating a 4 MiB string in a loop used to hold the main thread
+    36 s ("game loop not draining" for every other client); now it is killed near its 1 s deadline."""
+    assert ModManager is not None, LUA_ERROR
+    import time
+
+    mods_root = saves_dir / "no_mods"
+    mods_root.mkdir()
+    host = WorldModHost(game)
+    manager = game.queue.call(
+        CallOnMain(fn=lambda: ModManager(host, roots=[mods_root], user_root=mods_root)), timeout=10
+    )
+
+    def execute_lua(code: str, sandbox: str, trace_id: str | None) -> dict[str, Any]:
+        return manager.execute(code, sandbox, trace_id=trace_id).model_dump(mode="json")
+
+    server = start_server([execute_lua_tool(execute_lua)])
+    attack = 'local s = string.rep("x", 4 * 2^20) while true do local t = s .. s .. "y" end'
+
+    async def main() -> tuple[Any, Any, float]:
+        with anyio.fail_after(60):
+            async with mcp_session(server.url) as session:
+                started = time.perf_counter()
+                hit = await session.call_tool("execute_lua", {"code": attack})
+                took = time.perf_counter() - started
+                after = await session.call_tool("execute_lua", {"code": "return 40 + 2"})
+                return hit, after, took
+
+    hit, after, took = anyio.run(main)
+    try:
+        assert hit.is_error and "deadline" in text_of(hit), text_of(hit)
+        assert took < 2 * 1.0 + 0.05 + 3.0, (
+            f"execute_lua held the game {took:.1f}s"
+        )  # bound + transport slack
+        assert not after.is_error and after.structured_content["values"] == [42]
+        game.wait_frames(5)  # the loop keeps draining
+    finally:
+        game.queue.call(CallOnMain(fn=manager.close), timeout=10)

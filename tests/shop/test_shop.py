@@ -68,18 +68,18 @@ def test_a_sale_takes_the_coins_lowers_the_stock_and_applies_the_effect() -> Non
     shop.purse.balance = 100
     world.player.hp = 30.0
     receipt = shop.buy("Medkit", world)
-    assert (receipt.price, receipt.balance, receipt.stock_left) == (12, 88, 2)
+    assert (receipt.price, receipt.balance, receipt.stock_left) == (6, 94, 2)
     assert world.player.hp == 70.0
     before = world.player.stats.damage
     shop.buy("hollow points", world)  # by name, any case and spacing
     assert world.stacks["damage"] == 1 and world.player.stats.damage > before
-    assert shop.purse.spent == 12 + 45 and shop.purse.balance == 100 - 57
+    assert shop.purse.spent == 6 + 24 and shop.purse.balance == 100 - 30
 
 
 def test_every_refusal_is_clear_and_takes_nothing() -> None:
     world = World(seed=1)
     shop = Shop(load_inventory())
-    shop.purse.balance = 30
+    shop.purse.balance = 20
     with pytest.raises(PurchaseRefused) as closed:
         shop.buy("medkit", world)
     assert closed.value.code == "shop_closed"
@@ -89,14 +89,14 @@ def test_every_refusal_is_clear_and_takes_nothing() -> None:
     assert unknown.value.code == "unknown_item" and "Medkit" in unknown.value.reason
     with pytest.raises(PurchaseRefused) as poor:
         shop.buy("hollow_points", world)
-    assert poor.value.code == "not_enough_coins" and "costs 45 coins; you have 30" in poor.value.reason
+    assert poor.value.code == "not_enough_coins" and "costs 24 coins; you have 20" in poor.value.reason
     shop.purse.balance = 1000
     for _ in range(3):
         shop.buy("medkit", world)
     with pytest.raises(PurchaseRefused) as sold:
         shop.buy("medkit", world)
     assert sold.value.code == "out_of_stock" and sold.value.reason == "Medkit is sold out"
-    assert shop.purse.balance == 1000 - 3 * 12 and shop.stock["medkit"] == 0
+    assert shop.purse.balance == 1000 - 3 * 6 and shop.stock["medkit"] == 0
 
 
 def test_commands_go_through_the_main_loop_queue_and_refusals_come_back() -> None:
@@ -104,16 +104,16 @@ def test_commands_go_through_the_main_loop_queue_and_refusals_come_back() -> Non
     queue = MainLoopQueue(CoreAiBindings())
     service = ShopService(Shop(load_inventory()), queue, Handle(world))
     service.shop.open = True
-    service.shop.purse.balance = 20
+    service.shop.purse.balance = 12
     offered = queue.post(GetInventory(agent="Merchant"))
     bought = queue.post(BuyItem(item="magnet", agent="Merchant"))
     refused = queue.post(BuyItem(item="magnet", agent="Merchant"))
     assert not offered.done(), "nothing runs before the main thread drains"
     while queue.pending():  # the main thread's drain has a time budget: it may take a few frames
         queue.drain()
-    assert offered.result(0)["coins"] == 20
-    assert bought.result(0).balance == 2
-    with pytest.raises(PurchaseRefused, match="costs 18 coins; you have 2"):
+    assert offered.result(0)["coins"] == 12
+    assert bought.result(0).balance == 3
+    with pytest.raises(PurchaseRefused, match="costs 9 coins; you have 3"):
         refused.result(0)
     with pytest.raises(ValueError):
         BuyItem(item="")

@@ -77,8 +77,7 @@ def dock_width(window_width: float) -> float:
 
 
 def status_rows(panel: DirectorPanel) -> list[tuple[str, str]]:
-    """The STATUS section: (name, value) rows. The player's figures are read with ``getattr`` so their rows
-    show as soon as ``DirectorPanel`` carries the fields (director: ``skill``, ``saturation``)."""
+    """The STATUS section: (name, value) rows, ending with the skill estimate and the saturated knobs."""
     lat = f"{panel.latency_s * 1000:.1f} ms" if panel.latency_s is not None else "-"
     rows = [("backend", f"{panel.backend or '-'}   {lat}"), ("trace", panel.trace_id or "-")]
     counts = f"{panel.accepted} ok  {panel.rejected} rejected  {panel.failed} failed"
@@ -93,14 +92,10 @@ def status_rows(panel: DirectorPanel) -> list[tuple[str, str]]:
         rows.append(("next", f"decision in {panel.next_decision_in:.1f}s"))
     if panel.prompt and panel.mode != STATIC:
         rows.append(("prompt", panel.prompt.removeprefix("prompt ")))
-    skill = getattr(panel, "skill", None)
-    if skill is not None:
-        rows.append(("skill", f"{skill:.2f}" if isinstance(skill, float) else str(skill)))
-    saturation = getattr(panel, "saturation", None)
-    if saturation is not None:
-        rows.append(
-            ("saturation", f"{saturation * 100:.0f}%" if isinstance(saturation, float) else str(saturation))
-        )
+    # director (#11): the online skill estimate and what it rests on; knobs at a bound
+    rows.append(("skill", panel.skill_text()))
+    rows.append(("", panel.signals_text()))
+    rows.append(("saturated", panel.saturation_text()))
     return rows[:MAX_STATUS_ROWS]
 
 
