@@ -92,8 +92,8 @@ end
 local enter, leave
 
 local function in_runner()
-  local f = getinfo(3, "f").func
-  return f == enter or f == leave
+  local info = getinfo(3, "f")
+  return info ~= nil and (info.func == enter or info.func == leave)
 end
 
 local last_t = 0.0  -- clock at the previous firing of this entry (0: none yet)
