@@ -124,6 +124,11 @@ class AiSession:
         from game.shop import install_shop
 
         self.shop = install_shop(self.runtime, self.handle)  # the Merchant: stock, coins, its tools
+        from coreai.llm.discovery import servers_from_env
+        from game.ai.warmup import start_background
+
+        # off the main thread: loopback model servers (offered in F6 / /backend), then the local warm-up
+        self.startup = start_background(self, servers_from_env())
         self.ledger = RunLedger()  # what the game-over Analyzer reads
         self.trajectory: TrajectoryWriter | None = None
         self.mcp: McpServerThread | None = None
