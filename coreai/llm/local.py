@@ -44,6 +44,7 @@ ProgressCallback = Callable[[float, str], None]
 _MAX_QUEUED = 64
 _CANCEL_GRACE_S = 5.0  # how long a cancelled caller waits for the owner thread to stop between tokens
 _POLL_S = 0.05
+_CLOSE_WAIT_S = 30.0
 _OVERFLOW = re.compile(r"Requested tokens \((\d+)\) exceed context window of (\d+)")
 
 
@@ -140,6 +141,11 @@ class LocalLlmClient:
             except queue.Full:
                 return  # the owner thread sees ``_closed`` after its current job
             self._thread.join(timeout_s)
+            if self._thread.is_alive():
+                # loading a context cannot be interrupted; a process that exits while llama.cpp runs on
+                # another thread can crash, so wait for the load (seconds) rather than leave it running
+                self._log.warning("owner thread still busy after {:g}s; waiting for it", timeout_s)
+                self._thread.join(_CLOSE_WAIT_S)
 
     # ---- caller side ------------------------------------------------------------------------------------
 
