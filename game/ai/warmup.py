@@ -88,7 +88,7 @@ def warm_up(session: AiSession, *, backend: str = "local") -> dict[str, float]:
         _log.warning("no warm-up: {}", exc)
         return {}
     spent: dict[str, float] = {}
-    source = next((s for s in session.plan_sources if s.backend == backend), None)
+    source = next((s for s in session.plan_sources if getattr(s, "backend", None) == backend), None)
     if isinstance(source, AgentPlanSource):
         req = neutral_request(session.prefabs.regular, session.director.events.names())
         task = source.task(req)
