@@ -12,6 +12,9 @@ from typing import Any
 import pytest
 
 os.environ.setdefault("ARCADE_HEADLESS", "1")
+# no test finds whatever model server happens to run on this machine's usual ports (tests that want
+# discovery set the ports they started a server on)
+os.environ["ARENA_DISCOVER_PORTS"] = ""
 
 from coreai.llm import guard
 

@@ -17,6 +17,7 @@ request costs time).
 
 from __future__ import annotations
 
+import itertools
 import queue
 import re
 import threading
@@ -33,7 +34,7 @@ from coreai.llm import guard
 from coreai.llm.config import LocalLlmConfig
 from coreai.llm.health import require_model_file
 from coreai.llm.local_contexts import RoleContexts
-from coreai.llm.local_run import Event, LocalJob, RunCost, generate
+from coreai.llm.local_run import Event, LocalJob, RunCost, generate, prefill
 from coreai.llm.local_tokens import TokenCounter
 from coreai.llm.replies import parse_structured
 from coreai.llm.types import LlmChunk, LlmRequest, LlmResult
@@ -44,6 +45,8 @@ ProgressCallback = Callable[[float, str], None]
 _MAX_QUEUED = 64
 _CANCEL_GRACE_S = 5.0  # how long a cancelled caller waits for the owner thread to stop between tokens
 _POLL_S = 0.05
+_CLOSE_WAIT_S = 30.0
+BACKGROUND_PREFIX = "warmup-"  # requests with such a trace id run after every other queued request
 _OVERFLOW = re.compile(r"Requested tokens \((\d+)\) exceed context window of (\d+)")
 
 
@@ -78,7 +81,12 @@ class LocalLlmClient:
         self._cache_bytes = prompt_cache_bytes or config.prompt_cache_mb * 1_000_000
         self.tokens = TokenCounter(config.model_path)
         self._on_progress = on_progress
-        self._jobs: queue.Queue[LocalJob | None] = queue.Queue(maxsize=_MAX_QUEUED)
+        # (rank, seq, job): warm-up jobs (trace id "warmup-...") wait behind requests someone waits on;
+        # None (close) goes first
+        self._jobs: queue.PriorityQueue[tuple[int, int, LocalJob | None]] = queue.PriorityQueue(
+            maxsize=_MAX_QUEUED
+        )
+        self._seq = itertools.count()
         self._ready = threading.Event()
         self._closed = threading.Event()
         self._current: LocalJob | None = None
@@ -125,6 +133,21 @@ class LocalLlmClient:
             if isinstance(event, LlmError):
                 raise event
 
+    def prefill(self, request: LlmRequest, timeout_s: float = 300.0) -> LlmResult:
+        """Evaluate ``request``'s first message (its role's stable prompt prefix) into that role's context,
+        with no reply, ahead of need (startup warm-up). It runs behind every other queued request and gives
+        way, between two chunks of tokens, to any request that arrives meanwhile; what was evaluated stays.
+        ``finish_reason`` is "prefilled", or "interrupted" when it gave way."""
+        guard.check_real_call(self.name)
+        job = self._submit(request, streaming=False, prefill=True)
+        deadline = time.monotonic() + timeout_s
+        while True:
+            event = self._next_event(job, deadline)
+            if isinstance(event, LlmResult):
+                return event
+            if isinstance(event, LlmError):
+                raise event
+
     def stream(self, request: LlmRequest) -> Iterator[LlmChunk]:
         guard.check_real_call(self.name)
         return self._iterate(request)
@@ -136,10 +159,15 @@ class LocalLlmClient:
             current.abort.set()
         if self._thread.is_alive():
             try:
-                self._jobs.put(None, timeout=timeout_s)
+                self._jobs.put((-1, next(self._seq), None), timeout=timeout_s)
             except queue.Full:
                 return  # the owner thread sees ``_closed`` after its current job
             self._thread.join(timeout_s)
+            if self._thread.is_alive():
+                # loading a context cannot be interrupted; a process that exits while llama.cpp runs on
+                # another thread can crash, so wait for the load (seconds) rather than leave it running
+                self._log.warning("owner thread still busy after {:g}s; waiting for it", timeout_s)
+                self._thread.join(_CLOSE_WAIT_S)
 
     # ---- caller side ------------------------------------------------------------------------------------
 
@@ -158,7 +186,7 @@ class LocalLlmClient:
         finally:
             job.abort.set()  # the consumer stopped iterating: the owner thread stops at the next token
 
-    def _submit(self, request: LlmRequest, streaming: bool) -> LocalJob:
+    def _submit(self, request: LlmRequest, streaming: bool, prefill: bool = False) -> LocalJob:
         if self._closed.is_set() or not self._thread.is_alive():
             raise LlmError(
                 LlmErrorCode.UNAVAILABLE,
@@ -166,9 +194,10 @@ class LocalLlmClient:
                 backend=self.name,
                 trace_id=request.trace_id or None,
             )
-        job = LocalJob(request, streaming)
+        job = LocalJob(request, streaming, prefill=prefill)
         try:
-            self._jobs.put_nowait(job)
+            rank = 1 if prefill or request.trace_id.startswith(BACKGROUND_PREFIX) else 0
+            self._jobs.put_nowait((rank, next(self._seq), job))
         except queue.Full:
             raise LlmError(
                 LlmErrorCode.RATE_LIMITED,
@@ -267,7 +296,7 @@ class LocalLlmClient:
             self._log.error("{}", exc)
         self._ready.set()
         while True:
-            job = self._jobs.get()
+            _, _, job = self._jobs.get()
             if job is None:
                 break
             if self._closed.is_set():
@@ -281,8 +310,20 @@ class LocalLlmClient:
                 if self._load_error is not None:
                     raise self._load_error
                 assert self._contexts is not None
+                llm = self._contexts.get(job.request.role)
+                if job.prefill:
+                    job.out.put(
+                        prefill(
+                            llm,
+                            job,
+                            backend=self.name,
+                            interrupted=self._foreground_waiting,
+                            count=self._count,
+                        )
+                    )
+                    continue
                 result = generate(
-                    self._contexts.get(job.request.role),
+                    llm,
                     job,
                     max_tokens_cap=self.config.max_tokens,
                     backend=self.name,
@@ -322,11 +363,16 @@ class LocalLlmClient:
             self._contexts.clear()
         self._answer_leftovers()
 
+    def _foreground_waiting(self) -> bool:
+        """A queued request that someone waits on (not a warm-up): a prefill gives way to it."""
+        with self._jobs.mutex:
+            return any(rank == 0 for rank, _, job in self._jobs.queue if job is not None)
+
     def _answer_leftovers(self) -> None:
         """Jobs still queued when the client closed get an answer instead of waiting forever."""
         while True:
             try:
-                job = self._jobs.get_nowait()
+                _, _, job = self._jobs.get_nowait()
             except queue.Empty:
                 return
             if job is not None:

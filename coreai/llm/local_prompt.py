@@ -75,7 +75,7 @@ def prepare_prompt(request: LlmRequest, max_tokens_cap: int, backend: str) -> Pr
         )
     if tools:
         return PreparedPrompt(
-            with_system_note(messages, _tool_menu(tools)),
+            with_system_note(messages, _tool_menu(tools, messages)),
             _json_format(tool_choice_schema(tools, reply_chars=max_tokens)),
             max_tokens,
             "tool_choice",
@@ -177,15 +177,20 @@ def _json_format(schema: dict[str, Any]) -> dict[str, Any]:
     return {"type": "json_object", "schema": grammar_schema(schema)}
 
 
-def _tool_menu(tools: tuple[ToolSpec, ...]) -> str:
+def _tool_menu(tools: tuple[ToolSpec, ...], messages: list[dict[str, Any]]) -> str:
     lines = [
-        'To call a tool, reply {"tool": <name>, "arguments": {...}}; otherwise reply {"reply": "<text>"}.',
-        "Tools:",
+        'To call a tool, reply {"tool": <name>, "arguments": {...}}; otherwise reply {"reply": "<text>"}.'
     ]
-    lines += [
-        f"- {t.name}: {t.description} Arguments schema: {json.dumps(t.parameters, sort_keys=True)}"
-        for t in tools
-    ]
+    shown = [t.name for t in tools if _shows_contract(messages, t.name)]
+    if shown:  # the prefix has their contracts already: the menu only names them (fewer prompt tokens)
+        lines.append(f"Tools you may call now (contracts above): {', '.join(shown)}.")
+    rest = [t for t in tools if t.name not in shown]
+    if rest:
+        lines.append("Tools:")
+        lines += [
+            f"- {t.name}: {t.description} Arguments schema: {json.dumps(t.parameters, sort_keys=True)}"
+            for t in rest
+        ]
     return "\n".join(lines)
 
 

@@ -33,6 +33,7 @@ class LocalJob:
     out: queue.Queue[Event] = field(default_factory=queue.Queue)
     abort: threading.Event = field(default_factory=threading.Event)
     started: threading.Event = field(default_factory=threading.Event)
+    prefill: bool = False  # only evaluate the prompt's first message (``prefill``), no reply
 
     def stopped(self) -> bool:
         return self.abort.is_set() or self.request.cancel.is_set()
@@ -146,3 +147,54 @@ def _common_prefix(a: np.ndarray, b: np.ndarray) -> int:
     n = min(len(a), len(b))
     diff = np.nonzero(a[:n] != b[:n])[0]
     return int(diff[0]) if diff.size else n
+
+
+PREFILL_CHUNK = 64  # tokens evaluated between two checks for a request someone waits on
+_HOLD_BACK = 4  # the end-of-message / generation-prompt tokens a real request may tokenize differently
+_formatters: dict[int, Any] = {}
+
+
+def chat_tokens(llm: Any, messages: list[dict[str, Any]]) -> list[int]:
+    """``messages`` as llama.cpp tokenizes them for a chat completion (the model's own chat template)."""
+    formatter: Any = _formatters.get(id(llm))
+    if formatter is None:
+        from llama_cpp.llama_chat_format import Jinja2ChatFormatter
+
+        from coreai.llm.local_tokens import CHATML
+
+        eos = llm.detokenize([llm.token_eos()]).decode("utf-8", "replace")
+        bos = llm.detokenize([llm.token_bos()]).decode("utf-8", "replace")
+        template = llm.metadata.get("tokenizer.chat_template") or CHATML
+        formatter = Jinja2ChatFormatter(template=template, eos_token=eos, bos_token=bos)
+        _formatters[id(llm)] = formatter
+    prompt = formatter(messages=messages).prompt
+    return list(llm.tokenize(prompt.encode("utf-8"), special=True))
+
+
+def prefill(
+    llm: Any,
+    job: LocalJob,
+    *,
+    backend: str,
+    interrupted: Callable[[], bool],
+    count: Callable[[RunCost], None],
+) -> LlmResult:
+    """Evaluate the first message of ``job.request``'s prompt (its role's stable prefix) into ``llm``'s KV
+    state, ``PREFILL_CHUNK`` tokens at a time, stopping early when ``interrupted()`` (a request someone waits
+    on is queued) or the job is cancelled; what was evaluated stays and the next request reuses it."""
+    prepared = prepare_prompt(job.request, 1, backend)
+    tokens = chat_tokens(llm, prepared.messages[:1])[:-_HOLD_BACK]
+    t0 = time.perf_counter()
+    have = _common_prefix(np.asarray(llm.input_ids[: llm.n_tokens]), np.asarray(tokens, dtype=np.intc))
+    llm.n_tokens = have
+    done = have
+    while done < len(tokens) and not (job.stopped() or interrupted()):
+        chunk = tokens[done : done + PREFILL_CHUNK]
+        llm.eval(chunk)
+        done += len(chunk)
+    elapsed = time.perf_counter() - t0
+    count(RunCost(done, 0, have, elapsed, cancelled=done < len(tokens)))
+    finish = "prefilled" if done >= len(tokens) else "interrupted"
+    return LlmResult(
+        content="", finish_reason=finish, usage=Usage(done, 0, have), backend=backend, latency_s=elapsed
+    )

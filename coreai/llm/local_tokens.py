@@ -14,7 +14,7 @@ from typing import Any
 from loguru import logger
 
 _log = logger.bind(feature="llm", trace_id="tokens")
-_CHATML = (
+CHATML = (
     "{% for message in messages %}{{'<|im_start|>' + message['role'] + '\n' + message['content'] + "
     "'<|im_end|>' + '\n'}}{% endfor %}"
     "{% if add_generation_prompt %}{{ '<|im_start|>assistant\n' }}{% endif %}"
@@ -39,7 +39,7 @@ class TokenCounter:
 
             keep_process_output()
             vocab = Llama(model_path=self.model_path, vocab_only=True, verbose=False)
-            template = vocab.metadata.get("tokenizer.chat_template") or _CHATML
+            template = vocab.metadata.get("tokenizer.chat_template") or CHATML
             eos = vocab.detokenize([vocab.token_eos()]).decode("utf-8", "replace")
             bos = vocab.detokenize([vocab.token_bos()]).decode("utf-8", "replace")
             self._formatter = Jinja2ChatFormatter(template=template, eos_token=eos, bos_token=bos)

@@ -27,7 +27,7 @@ from coreai.commands import CallOnMain
 from coreai.errors import CoreAIError
 from coreai.llm.local_prompt import prepare_prompt
 from coreai.llm.types import LlmRequest
-from coreai.requests import AiTaskRequest, new_trace_id
+from coreai.requests import AiTaskRequest
 from coreai.roles import RoleConfig
 from coreai.runtime import CoreAiRuntime
 from coreai.tools.base import Tool, ToolContext, canonical_order
@@ -286,14 +286,3 @@ class AgentPlanSource:
 
         future.cancel = cancel  # type: ignore[method-assign]
         return future
-
-
-def warm_request(source: AgentPlanSource, req: PlanRequest) -> float:
-    """Run one real decision for ``req`` and wait for it (startup warm-up: the prefix gets evaluated and
-    cached, and the latency seeds the deadline). Returns the seconds it took; never raises."""
-    t0 = time.perf_counter()
-    try:
-        source.request(req.model_copy(update={"trace_id": new_trace_id()})).result(timeout=300)
-    except Exception as exc:
-        _log.warning("director warm-up on {} failed: {}", source.backend, exc)
-    return time.perf_counter() - t0

@@ -82,34 +82,32 @@ def _flags(s: DirectorSituation) -> list[str]:
 
 
 def situation_summary(s: DirectorSituation, level: int = 0) -> str:
-    """The situation in a few lines; ``level`` 1 drops the secondary figures, 2 keeps only the essentials."""
+    """The situation in a few lines; ``level`` 1 drops the secondary figures, 2 keeps only the essentials.
+
+    Prefab and event names are not repeated here: the plan tool's schema in the prompt prefix lists them."""
     snap = s.snapshot
     death = (
         "never died"
         if snap.seconds_since_death >= NEVER
         else f"died {snap.deaths}x, last {snap.seconds_since_death:.0f}s ago"
     )
+    flags = _flags(s)
     lines = [
-        f"time {snap.time:.0f}s, wave {snap.wave}",
-        f"player HP {_pct(snap.hp_fraction)}, {death}",
+        f"time {snap.time:.0f}s, wave {snap.wave}; player HP {_pct(snap.hp_fraction)}, {death}",
         f"damage taken: {_pct(snap.damage_5s)} of a bar in 5s, {_pct(snap.damage_15s)} in 15s",
         f"enemies: {snap.enemies_near} near, {snap.enemies_alive} alive, "
         f"boss {'alive' if snap.boss_alive else 'none'}",
-        f"intensity {s.intensity:.2f} (target 0.25-0.75), pacing {s.pacing.value} for {s.pacing_s:.0f}s",
+        f"intensity {s.intensity:.2f}, pacing {s.pacing.value} for {s.pacing_s:.0f}s",
+        f"warnings: {', '.join(flags) if flags else 'none'}",
     ]
-    flags = _flags(s)
-    lines.append(f"warnings: {', '.join(flags) if flags else 'none'}")
     if level >= 2:
         return "\n".join(lines)
     k = s.knobs
-    lines.insert(3, f"kills/min {snap.kills_per_min:.0f}, accuracy {_pct(snap.accuracy)}, level {snap.level}")
-    lines.append("knobs: " + ", ".join(f"{knob.name} {getattr(k, knob.name):.2f}" for knob in KNOBS))
-    if level >= 1:
-        return "\n".join(lines)
-    mix = ", ".join(f"{name} {w:g}" for name, w in sorted(k.mix.items()))
-    lines.append(f"mix: {mix}")
-    lines.append(f"prefabs: {', '.join(s.prefabs) or 'none'}")
-    lines.append(f"events: {', '.join(offered_events(s.events)) or 'none'}")
+    lines.insert(3, f"kills/min {snap.kills_per_min:.0f}, accuracy {_pct(snap.accuracy)}")
+    knobs = "knobs: " + ", ".join(f"{knob.name} {getattr(k, knob.name):.2f}" for knob in KNOBS)
+    if level == 0:
+        knobs += "; mix " + ", ".join(f"{name} {w:g}" for name, w in sorted(k.mix.items()))
+    lines.append(knobs)
     return "\n".join(lines)
 
 

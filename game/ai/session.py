@@ -27,7 +27,7 @@ from coreai.requests import AgentResult, AiTaskRequest
 from coreai.runtime import CoreAiRuntime
 from coreai.settings import Settings, load_settings
 from coreai.taskqueue import QueuedOrchestrator, TaskHandle
-from game.ai.backends import BackendSetup, build_backends
+from game.ai.backends import BackendSetup, add_backend, build_backends
 from game.ai.director_agent import AgentPlanSource, PlanCapture, install_director_tools
 from game.ai.lua_bridge import MainThreadLuaRunner, ProgrammerRunner
 from game.ai.mcp_services import exposed, no_window, session_tools, set_director_plan
@@ -70,6 +70,9 @@ class AiSession:
         self.backends = (
             setup if setup is not None else build_backends(self.settings, on_progress=self._loading)
         )
+        wanted = options.director  # --director <backend>: build it even when no role routes to it
+        if setup is None and wanted not in self.backends.registry and wanted in BACKENDS.names():
+            add_backend(self.backends, wanted, self.settings, on_progress=self._loading)
         for role, asked in sorted(self.settings.llm.backends.items()):
             got = self.backends.routes.get(role, asked)
             if got != asked:
@@ -124,6 +127,11 @@ class AiSession:
         from game.shop import install_shop
 
         self.shop = install_shop(self.runtime, self.handle)  # the Merchant: stock, coins, its tools
+        from coreai.llm.discovery import servers_from_env
+        from game.ai.warmup import start_background
+
+        # off the main thread: loopback model servers (offered in F6 / /backend), then the local warm-up
+        self.startup = start_background(self, servers_from_env())
         self.ledger = RunLedger()  # what the game-over Analyzer reads
         self.trajectory: TrajectoryWriter | None = None
         self.mcp: McpServerThread | None = None

@@ -199,14 +199,17 @@ class Hud:
             edge=Color(0, 0, 0, 160),
         )
         self.level.set(f"LV {p.level}")
+        self.activity.set(activity[:140])
+        right = m + 70 + self.activity.text.content_width if activity else m + self.level.text.content_width
+        plate(m - 8, 23, right - m + 16, 22)
         self.level.move(m, 28)
         self.level.draw()
         if show_fps:
             self.fps.set(f"{fps:4.0f} FPS  {world.enemies.n:5,d} enemies")
+            plate(width - m - self.fps.text.content_width - 8, 23, self.fps.text.content_width + 16, 22)
             self.fps.move(width - m, 28)
             self.fps.draw()
         if activity:
-            self.activity.set(activity[:140])
             self.activity.move(m + 70, 28)
             self.activity.draw()
         self.banner.draw(width, height)

@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from coreai.errors import PersistenceError
 from coreai.paths import shipped
+from coreai.persist import loads_json
 from game.sim.upgrades import UPGRADE_KEYS
 
 
@@ -64,6 +65,6 @@ def load_inventory(path: Path | None = None) -> Inventory:
     """The shipped inventory (``assets/shop/inventory.json``), or the file at ``path``."""
     source = path if path is not None else shipped("assets", "shop", "inventory.json")
     try:
-        return Inventory.model_validate(json.loads(source.read_text(encoding="utf-8")))
+        return Inventory.model_validate(loads_json(source.read_text(encoding="utf-8")))
     except (OSError, json.JSONDecodeError, ValidationError) as exc:
         raise PersistenceError(str(source), f"shop inventory is unusable: {exc}") from exc

@@ -12,6 +12,7 @@ from typing import Any
 
 from coreai.llm.stub import tool_reply
 from coreai.llm.types import ChatMessage, LlmRequest, LlmResult
+from coreai.persist import loads_json
 
 _BUY = re.compile(r"\b(?:buy|purchase|take)\s+(?:a |an |the |one |some )?([a-z][a-z _-]{1,40})", re.I)
 
@@ -53,7 +54,7 @@ def merchant_reply(request: LlmRequest) -> str | LlmResult:
     raw = _tool_result(request.messages)
     if raw is not None:
         try:
-            data = json.loads(raw)
+            data = loads_json(raw)
         except json.JSONDecodeError:
             return f"Hm, no deal: {raw[:160]}"
         result = data.get("result") if isinstance(data, dict) else None

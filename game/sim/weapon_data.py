@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from coreai.errors import PersistenceError
 from coreai.paths import shipped_dir
+from coreai.persist import loads_json
 
 DEFAULT_WEAPON_FILE = shipped_dir("assets", "weapons") / "weapons.json"
 MAX_SLOTS = 4
@@ -107,7 +108,7 @@ class WeaponCatalogue:
     @classmethod
     def load(cls, path: Path = DEFAULT_WEAPON_FILE) -> WeaponCatalogue:
         try:
-            return cls(WeaponFile.model_validate(json.loads(path.read_text(encoding="utf-8"))).weapons)
+            return cls(WeaponFile.model_validate(loads_json(path.read_text(encoding="utf-8"))).weapons)
         except (OSError, json.JSONDecodeError, ValidationError) as exc:
             raise PersistenceError(str(path), f"invalid weapon file: {exc}") from exc
 

@@ -24,6 +24,8 @@ DRIFTERS = 24
 
 
 class TitleView(AppView):
+    clear_color = palette.FLOOR  # draws the arena floor (game.render.floor)
+
     def __init__(self, app: GameApp, sprites: list[str], best_score: int = 0) -> None:
         super().__init__(app)
         self.floor = Floor(ARENA_W, ARENA_H)

@@ -63,7 +63,8 @@ def fault_backend(fault_server: FaultServer) -> Iterator[OpenAIBackend]:
 
 @pytest.fixture(scope="session")
 def llama_server(tmp_path_factory: pytest.TempPathFactory, model_path: Path) -> Iterator[LlamaServer]:
-    server = LlamaServer(tmp_path_factory.mktemp("llama-server") / "server.log")
+    # one server for the module's tests; 2048 tokens hold the director's whole request (the CLI test)
+    server = LlamaServer(tmp_path_factory.mktemp("llama-server") / "server.log", n_ctx=2048)
     try:
         server.wait_ready(60)
         yield server

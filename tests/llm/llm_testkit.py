@@ -49,7 +49,7 @@ def free_port() -> int:
 class LlamaServer:
     """``python -m llama_cpp.server`` on a free loopback port, serving the default GGUF as ``smollm2``."""
 
-    def __init__(self, log_path: Path, n_ctx: int = 1024) -> None:
+    def __init__(self, log_path: Path, n_ctx: int = 1024, n_threads: int = 2) -> None:
         self.port = free_port()
         self.base_url = f"http://127.0.0.1:{self.port}/v1"
         self._log = log_path.open("wb")
@@ -69,7 +69,7 @@ class LlamaServer:
                 "--n_ctx",
                 str(n_ctx),
                 "--n_threads",
-                "2",
+                str(n_threads),
             ],
             stdout=self._log,
             stderr=subprocess.STDOUT,
