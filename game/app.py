@@ -432,8 +432,9 @@ class GameApp:
     # ------------------------------------------------------------------ chrome (drawn by every view)
     def draw_chrome(self) -> None:
         w, h = self.window.width, self.window.height
-        self.toasts.right = self.play_width()
-        self.overlays.draw(w, h)
+        play = self.play_width()
+        self.toasts.right = play
+        self.overlays.draw(w, h, play)  # panels other than the docked F10 stay in the play area
         self.toasts.draw(w, h)  # above the panels: a notice is never hidden by an open console
 
     def update_chrome(self, dt: float) -> None:

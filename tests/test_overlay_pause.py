@@ -170,3 +170,16 @@ def test_f10_docks_beside_the_upgrade_cards_and_the_boss_bar(
     assert app.play_width() / 2 + min(560.0, app.play_width() * 0.5) / 2 <= dock_left
     press(app, K.KEY_1)  # picking with F10 open works
     assert world.phase == "playing"
+
+
+def test_modal_panels_open_beside_the_f10_dock(make_app: Callable[..., GameApp], session: AiSession) -> None:
+    app = ai_game(make_app, session)
+    press(app, K.F10)
+    press(app, K.GRAVE)
+    render(app)
+    panel = next(o for o in app.overlays.items if isinstance(o, DirectorPanelOverlay))
+    console = next(o for o in app.overlays.items if isinstance(o, ConsoleOverlay))
+    dock_left = panel.rect[0]
+    assert console.visible and panel.visible
+    assert console.hint.text.x < dock_left  # the console's right edge stays left of the dock
+    assert "DIRECTOR" in panel.texts()  # and the dock is still drawn

@@ -65,12 +65,15 @@ class OverlayStack:
                 return o
         return None
 
-    def draw(self, width: float, height: float) -> None:
+    def draw(self, width: float, height: float, play_width: float | None = None) -> None:
+        """Draw the visible panels: a docked one (with ``dock_width``) gets the window's width, every other
+        one the play area's (``play_width``), so no panel is drawn over the dock."""
         for o in self.items:
             if not o.visible:
                 continue
+            w = width if play_width is None or callable(getattr(o, "dock_width", None)) else play_width
             try:
-                o.draw(width, height)
+                o.draw(w, height)
             except Exception as exc:  # a broken panel is hidden, the game goes on
                 o.visible = False
                 log.opt(exception=exc).error(

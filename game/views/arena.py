@@ -310,7 +310,7 @@ class ArenaView(AppView):
         w, h = self.app.play_width(), self.window.height
         if self.held_by and not self.paused:
             self._held_label.set(f"PAUSED  -  {self.held_by} open")
-            self._held_label.move(w / 2, 52)
+            self._held_label.move(w / 2, max(180.0, h * 0.28))  # above the toasts, below the console
             self._held_label.draw()
         if self.paused:
             arcade.draw_lbwh_rectangle_filled(0, 0, w, h, Color(0, 0, 0, 140))
