@@ -17,6 +17,7 @@ from typing import Any
 
 from loguru import logger
 
+from coreai.llm.registry import BACKENDS
 from coreai.settings import ROLE_PATTERN, Settings
 
 log = logger.bind(feature="game", trace_id="ask")
@@ -26,7 +27,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="arena ask", description="Ask an agent role one question, headless.")
     p.add_argument("role", help="Chat, Merchant, Creator, Analyzer, Programmer (or any role with a prompt)")
     p.add_argument("text", help="what to say")
-    p.add_argument("--backend", default=None, help="route the role to this backend: stub, local, openai")
+    names = ", ".join(BACKENDS.names())
+    p.add_argument("--backend", default=None, help=f"route the role to this backend: {names}")
     p.add_argument("--json", dest="as_json", action="store_true", help="end with one JSON line")
     p.add_argument("--seed", type=int, default=1, help="the world's seed")
     p.add_argument("--coins", type=int, default=0, help="coins in the player's purse (for the Merchant)")

@@ -21,8 +21,9 @@ from typing import TYPE_CHECKING, Literal
 from loguru import logger
 
 from coreai.errors import CoreAIError
+from coreai.llm.registry import BACKENDS
 from coreai.lua import ExecResult
-from coreai.settings import BUILTIN_ROLES
+from coreai.settings import ALL_FEATURES, BUILTIN_ROLES
 from game.render.ai_panels.inbox import MainThreadInbox
 
 if TYPE_CHECKING:
@@ -39,12 +40,12 @@ PROG_PREFIX = "/prog "
 HELP = (
     "Type Lua and press Enter: it runs in the console sandbox (Mod API v1), e.g.  return 1+1",
     "/ask <Role> <text>      ask an agent (Chat, Creator, Programmer, Analyzer, Merchant)",
-    "/backend <role> <name>  switch a role's backend (stub, local, openai); probed first",
+    "/backend <role> <name>  switch a role's backend (" + ", ".join(BACKENDS.names()) + "); probed first",
     "/prog <task>            have the Programmer write and run Lua (F9 runs the demo task)",
     "/routes                 which backend each role uses",
     "/logs <mod> [n]         a mod's last n log lines (print, warn, error, faults)",
     "/log level <LEVEL>      console log level now (DEBUG, INFO, WARNING...)",
-    "/log features <a,b|all> which feature tags log (llm, lua, world, director, mcp, metrics, game)",
+    "/log features <a,b|all> which feature tags log (" + ", ".join(ALL_FEATURES) + ")",
     "/clear                  clear this scrollback",
     "Up/Down: input history   PgUp/PgDn: scroll   Esc or `: close",
 )
