@@ -1,7 +1,7 @@
 """What the game exposes over MCP: a chosen subset (``MCP_TOOLS``) of the same ``coreai.tools.Tool`` objects
 the in-game agents use, plus the director's state tool and the server start.
 
-To expose another tool: make it a ``Tool``, register it on the orchestrator (``tools_for_session`` or
+To expose another tool: make it a ``Tool``, register it on the orchestrator (``session_tools`` or
 ``runtime.orchestrator.add_tool``), and add its name to ``MCP_TOOLS``. Every call runs on the game's main
 thread (the tools post through ``ctx.on_main``; MCP's bridge marshals each call there). Nothing here imports
 the session: it takes the parts it uses.
