@@ -2,7 +2,9 @@
 
 * tokens/s through ``LocalLlmClient`` vs a raw ``Llama.create_chat_completion`` on the same model and prompt,
   alternating, median of 3 (target: overhead <= 10%);
-* director-plan latency p50/p95 over 10 structured requests (and how many validated);
+* the game's real requests (``bench.llm_director``), on the game's settings with the simulation stepping:
+  the director request's tokens (prefix / tail / total against n_ctx), plan latency p50/p95 through the
+  whole director path, and the Chat role's first-token latency and tokens/s with its prefix warm;
 * prompt evaluation of a ~400-token role prefix, cold (never seen) vs warm (same role, new user line),
   median of 5 (target: >= 3x);
 * frame-time p99 of a simulation step loop at 60 Hz while the local model generates vs idle
@@ -17,15 +19,14 @@ import statistics
 import threading
 import time
 import uuid
-from typing import Any, Literal
+from typing import Any
 
 import numpy as np
-from pydantic import BaseModel, Field
 
+from bench.llm_director import chat_rows, director_rows
 from coreai.llm import guard
 from coreai.llm.config import LocalLlmConfig
 from coreai.llm.local import LocalLlmClient
-from coreai.llm.replies import parse_structured
 from coreai.llm.types import ChatMessage, LlmRequest
 
 N_CTX, THREADS = 2048, 2
@@ -38,13 +39,6 @@ SYSTEM = (
     "prefer easing off; when it is high and the player kills quickly, raise."
     for i in range(1, 13)
 )
-
-
-class BenchPlan(BaseModel):
-    pressure: Literal["ease_off", "hold", "raise", "spike"]
-    spawn_per_wave: int = Field(ge=0, le=12)
-    elite_percent: int = Field(ge=0, le=50)
-    reason: str = Field(max_length=60)
 
 
 def _tokens_per_s(client: LocalLlmClient, raw: Any, rounds: int = 5) -> tuple[float, float]:
@@ -69,29 +63,6 @@ def _tokens_per_s(client: LocalLlmClient, raw: Any, rounds: int = 5) -> tuple[fl
         ours_s.append(x if first is ours else y)
         theirs_s.append(y if first is ours else x)
     return statistics.median(ours_s), statistics.median(theirs_s)
-
-
-def _plan_latency(client: LocalLlmClient, n: int = 10) -> tuple[float, float, int]:
-    latencies, valid = [], 0
-    for i in range(n):
-        state = (
-            f"Wave {i + 1}: player HP {90 - i * 8}%, {i % 4} enemies near, {3 + i} kills in the last 10 s."
-        )
-        request = LlmRequest(
-            (ChatMessage("system", SYSTEM), ChatMessage("user", state)),
-            response_schema=BenchPlan.model_json_schema(),
-            max_tokens=96,
-            temperature=0.0,
-        )
-        t0 = time.perf_counter()
-        try:
-            parse_structured(client.complete(request), BenchPlan)
-            valid += 1
-        except Exception:
-            pass
-        latencies.append(time.perf_counter() - t0)
-    arr = np.array(latencies) * 1000
-    return float(np.percentile(arr, 50)), float(np.percentile(arr, 95)), valid
 
 
 def _cold_warm(client: LocalLlmClient, rounds: int = 5) -> tuple[float, float, int]:
@@ -170,13 +141,18 @@ def main() -> None:
     print(f"{'tokens/s through LocalLlmClient':<44} {ours:>14.1f}")
     print(f"{'tokens/s raw llama-cpp-python':<44} {theirs:>14.1f}")
     print(f"{'backend overhead':<44} {(1 - ours / theirs) * 100:>13.1f}%  <= 10%")
-    p50, p95, valid = _plan_latency(client)
-    print(f"{'director plan latency p50 / p95 (ms)':<44} {f'{p50:.0f} / {p95:.0f}':>14}  ({valid}/10 valid)")
     cold, warm, tokens = _cold_warm(client)
     print(f"{f'prompt eval, {tokens}-token role prefix, cold (ms)':<44} {cold:>14.1f}")
     print(f"{'prompt eval, same prefix warm (ms)':<44} {warm:>14.1f}")
     print(f"{'cold / warm':<44} {cold / warm:>13.1f}x  >= 3x")
     client.close()
+    # the game's own requests, on the game's own settings (n_ctx 4096, its default threads), game running
+    game = LocalLlmClient(LocalLlmConfig())
+    game.wait_ready(60)
+    print(f"-- the game's requests: n_ctx {game.n_ctx}, {game.config.n_threads} thread(s), sim stepping --")
+    for measure, value, target in director_rows(game) + chat_rows(game):
+        print(f"{measure:<44} {value:>14}  {target}")
+    game.close()
     _frame_impact(config)
 
 

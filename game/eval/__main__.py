@@ -3,7 +3,9 @@
     python -m game.eval decisions [--backend rules] [--scenarios FILE] [--min-accuracy 0.95]
     python -m game.eval ab [--mode rules] [--seeds 5] [--first-seed 0] [--seconds 180]
                            [--skills novice,weak,average,strong] [--workers 2]
-    python -m game.eval all          # decisions on the shipped scenarios, then the bot A/B
+    python -m game.eval all [--llm-backends rules,stub,local]
+                                     # decisions on the shipped scenarios (each backend raw and guarded),
+                                     # then the bot A/B
 
 The report goes to stdout, progress bars to stderr. Exit status 1 when ``--min-accuracy`` is not met, 2 on
 bad arguments or an unreadable scenario file.
@@ -13,13 +15,14 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from coreai.errors import CoreAIError
 from coreai.logging import configure_logging
 from coreai.settings import LogSettings
 from game.eval.ab import MAX_SECONDS, SKILLS, format_ab, run_ab
-from game.eval.decisions import backend_names, evaluate, format_report, make_backend
+from game.eval.decisions import backend_names, evaluate, format_report, format_summary, make_backend
 from game.eval.progress import ProgressBar
 from game.eval.scenarios import SHIPPED_SCENARIOS, load_scenarios
 
@@ -58,6 +61,10 @@ def _parser() -> argparse.ArgumentParser:
             help="also report the first N seconds of the same runs, e.g. 180 (comma-separated)",
         )
         a.add_argument("--workers", type=int, default=2)
+        if name == "all":
+            a.add_argument(
+                "--llm-backends", default="rules,stub,local", help="backends scored raw and guarded"
+            )
     return p
 
 
@@ -73,6 +80,29 @@ def _decisions(backend: str, scenarios: Path, timeout: float, min_accuracy: floa
         sys.stdout.write(f"FAIL: accuracy {report.accuracy:.1%} is below {min_accuracy:.1%}\n")
         return 1
     return 0
+
+
+def _progress(bar: ProgressBar) -> Callable[[int, int, str], None]:
+    return lambda i, n, name: bar.update(i, name)
+
+
+def _backend_table(names: str) -> None:
+    """Each backend's accuracy raw and after the guard, on the shipped scenarios (a backend that cannot be
+    built is listed with the reason)."""
+    suite = load_scenarios(SHIPPED_SCENARIOS)
+    reports = []
+    for name in filter(None, (n.strip() for n in names.split(","))):
+        bar = ProgressBar(len(suite), f"decisions[{name}]")
+        try:
+            source = make_backend(name)
+        except Exception as exc:
+            bar.close()
+            sys.stdout.write(f"{name}: not evaluated ({exc})\n")
+            continue
+        reports.append(evaluate(source, suite, progress=_progress(bar)))
+        bar.close()
+    sys.stdout.write("Decision suite, raw and guarded (local+guard = the 'local' row's guarded column)\n")
+    sys.stdout.write(format_summary(reports) + "\n\n")
 
 
 def _ab(args: argparse.Namespace) -> int:
@@ -116,6 +146,7 @@ def main(argv: list[str] | None = None) -> int:
             return _ab(args)
         status = _decisions("rules", SHIPPED_SCENARIOS, 60.0, None)
         sys.stdout.write("\n")
+        _backend_table(args.llm_backends)
         return _ab(args) or status
     except CoreAIError as exc:
         sys.stderr.write(f"error: {exc}\n")

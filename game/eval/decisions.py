@@ -2,8 +2,9 @@
 
 Every reply goes through the director's own pipeline (``parse_reply`` + ``validate_plan``), so a backend
 that answers with malformed or hallucinated plans scores ``invalid`` for that scenario, and one that fails
-or times out scores ``error``. Backends are looked up by name: ``rules`` is built in; the game registers the
-LLM backends with ``register_backend(name, factory)``.
+or times out scores ``error``. Each valid plan of a model then meets the guard (``game.director.guard``), as
+in the game: the report gives the accuracy raw and guarded. Backends are looked up by name: ``rules`` is
+built in; the game registers the LLM backends with ``register_backend(name, factory)``.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from coreai.errors import SettingsError, ToolArgumentError
+from game.director import guard
 from game.director.events import EventRegistry
 from game.director.plan import PRESSURES
 from game.director.rules import RulesSource
@@ -51,6 +53,12 @@ class DecisionResult:
     correct: bool
     detail: str
     latency_s: float
+    guarded: str = ""  # the answer after the guard ("" = same as ``answer``: it passed, or rules)
+    guarded_correct: bool | None = None
+
+    @property
+    def final(self) -> str:
+        return self.guarded or self.answer
 
 
 @dataclass(frozen=True)
@@ -61,6 +69,16 @@ class DecisionReport:
     @property
     def accuracy(self) -> float:
         return sum(r.correct for r in self.results) / len(self.results) if self.results else 0.0
+
+    @property
+    def guarded_accuracy(self) -> float:
+        """Accuracy after the guard (``game.director.guard``) replaced the plans that broke a hard rule."""
+        ok = [r.correct if r.guarded_correct is None else r.guarded_correct for r in self.results]
+        return sum(ok) / len(ok) if ok else 0.0
+
+    @property
+    def overridden(self) -> int:
+        return sum(1 for r in self.results if r.guarded)
 
     def confusion(self) -> Counter[tuple[str, str]]:
         return Counter((r.expected, r.answer) for r in self.results)
@@ -98,6 +116,7 @@ def evaluate(
             situation=situation_for(sc, prefabs, events),
         )
         start = time.perf_counter()
+        guarded = ""
         try:
             reply = source.request(req).result(timeout=timeout_s)
             if not isinstance(reply, PlanReply):
@@ -109,10 +128,25 @@ def evaluate(
                 data = parse_reply(reply.raw, reply.plan, trace_id=req.trace_id)
                 vp = validate_plan(data, sc.knobs, prefabs=prefabs, events=events, trace_id=req.trace_id)
                 answer, detail = vp.plan.pressure, vp.plan.reason
+                # the director's own step after validation: the rules source is its own guard
+                verdict = None if source.name == RulesSource.name else guard.check(req.situation, vp.plan)
+                if verdict is not None:
+                    guarded = str(guard.override(req.situation, verdict)["pressure"])
             except ToolArgumentError as exc:
                 answer, detail = "invalid", str(exc)
         latency = time.perf_counter() - start
-        results.append(DecisionResult(sc.name, sc.expected, answer, sc.correct(answer), detail, latency))
+        results.append(
+            DecisionResult(
+                sc.name,
+                sc.expected,
+                answer,
+                sc.correct(answer),
+                detail,
+                latency,
+                guarded,
+                sc.correct(guarded) if guarded else None,
+            )
+        )
         if progress is not None:
             progress(i, len(scenarios), sc.name)
     return DecisionReport(source.name, tuple(results))
@@ -124,6 +158,7 @@ def format_report(report: DecisionReport, *, show_misses: int = 20) -> str:
     lines = [
         f"Decision suite: backend '{report.backend}', {n} scenarios",
         f"accuracy {report.accuracy:.1%} ({right}/{n}; an answer listed in a scenario's 'accept' counts)",
+        f"accuracy after the guard {report.guarded_accuracy:.1%} ({report.overridden} plans overridden)",
         "",
         "confusion (rows: expected, columns: answered)",
     ]
@@ -144,4 +179,17 @@ def format_report(report: DecisionReport, *, show_misses: int = 20) -> str:
             "",
             f"latency per decision: median {lat[len(lat) // 2] * 1000:.2f} ms, max {lat[-1] * 1000:.2f} ms",
         ]
+    return "\n".join(lines)
+
+
+def format_summary(reports: Sequence[DecisionReport]) -> str:
+    """One line per backend: accuracy raw and guarded (``make eval``)."""
+    lines = [f"{'backend':<14}{'raw':>8}{'guarded':>10}{'overridden':>12}{'invalid':>9}{'error':>7}"]
+    for r in reports:
+        invalid = sum(x.answer == "invalid" for x in r.results)
+        error = sum(x.answer == "error" for x in r.results)
+        guarded = f"{r.guarded_accuracy:.1%}" if r.backend != RulesSource.name else "(own)"
+        lines.append(
+            f"{r.backend:<14}{r.accuracy:>8.1%}{guarded:>10}{r.overridden:>12}{invalid:>9}{error:>7}"
+        )
     return "\n".join(lines)
