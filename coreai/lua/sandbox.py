@@ -104,7 +104,7 @@ class LuaSandbox:
                     "max_text": settings.max_text,
                 }
             )
-            py = lua.table_from(dict(functions, now=time.perf_counter))
+            py = lua.table_from(dict(functions, now=time.perf_counter, cpu=time.thread_time))
             kit = lua.execute(_BOOT_SRC, cfg, py, name="=coreai-boot", mode="t")
             lua.execute(_GUARDS_SRC, kit, cfg, name="=coreai-guards", mode="t")
             meta = dict(info or {})
@@ -143,7 +143,8 @@ class LuaSandbox:
             return _REENTRANT
         self._busy = True
         try:
-            r = self._r_hook(b.instructions, time.perf_counter() + b.deadline_ms / 1000.0, hook, *args)
+            span = b.deadline_ms / 1000.0
+            r = self._r_hook(b.instructions, time.perf_counter() + span, span, hook, *args)
         except Exception as exc:
             return self._internal(exc)
         finally:
@@ -159,7 +160,8 @@ class LuaSandbox:
             return _REENTRANT
         self._busy = True
         try:
-            r = self._r_tick(b.instructions, time.perf_counter() + b.deadline_ms / 1000.0, float(dt))
+            span = b.deadline_ms / 1000.0
+            r = self._r_tick(b.instructions, time.perf_counter() + span, span, float(dt))
         except Exception as exc:
             return self._internal(exc)
         finally:
@@ -179,7 +181,8 @@ class LuaSandbox:
             return ExecOutcome(_REENTRANT, [], 0, 0.0)
         self._busy = True
         try:
-            r = self._r_exec(b.instructions, start + b.deadline_ms / 1000.0, code, f"={chunkname}")
+            span = b.deadline_ms / 1000.0
+            r = self._r_exec(b.instructions, start + span, span, code, f"={chunkname}")
         except Exception as exc:
             return ExecOutcome(self._internal(exc), [], 0, time.perf_counter() - start)
         finally:
