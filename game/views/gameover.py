@@ -178,7 +178,7 @@ class GameOverView(AppView):
         arena = self.app.arena
         if arena.world is not None:
             arena.draw_world(with_hud=False)
-        w, h = self.window.width, self.window.height
+        w, h = self.app.play_width(), self.window.height  # left of a docked F10 panel
         arcade.draw_lbwh_rectangle_filled(0, 0, w, h, Color(6, 4, 10, 200))
         lift = ANALYSIS_H / 2 - 10 if self.analysis is not None else 0.0
         top = h / 2 + PANEL_H / 2 + lift

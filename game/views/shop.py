@@ -120,7 +120,7 @@ class ShopView(AppView):
     # ------------------------------------------------------------------ frame
     def card_rects(self) -> list[tuple[float, float, float, float]]:
         n = len(self.cards)
-        w, h = self.window.width, self.window.height
+        w, h = self.app.play_width(), self.window.height  # left of a docked F10 panel
         cols = min(COLUMNS, n)
         total = cols * CARD_W + (cols - 1) * GAP
         left0 = (w - total) / 2
@@ -164,7 +164,7 @@ class ShopView(AppView):
     def draw_content(self) -> None:
         arena = self.app.arena
         arena.draw_world()
-        w, h = self.window.width, self.window.height
+        w, h = self.app.play_width(), self.window.height  # left of a docked F10 panel
         arcade.draw_lbwh_rectangle_filled(0, 0, w, h, Color(4, 6, 14, 190))
         rects = self.card_rects()
         top = rects[0][1] + CARD_H if rects else h / 2
