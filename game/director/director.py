@@ -21,7 +21,7 @@ from typing import Any
 
 from loguru import logger
 
-from coreai.errors import SettingsError, ToolArgumentError
+from coreai.errors import LlmError, LlmErrorCode, SettingsError, ToolArgumentError
 from game.director import guard
 from game.director.events import EventRegistry
 from game.director.intensity import IntensityTracker
@@ -256,6 +256,15 @@ class Director:
             return
         try:
             reply = p.future.result(timeout=0)
+        except LlmError as exc:
+            self._pending = None
+            if exc.code is LlmErrorCode.TIMEOUT:  # it missed its time: superseded, like a late reply
+                self.superseded += 1
+                self.last_error = str(exc)
+                self._log.bind(trace_id=p.req.trace_id).info("request {} timed out: {}", p.req.seq, exc)
+            else:
+                self._fail(world, p.req, p.source, f"{type(exc).__name__}: {exc}")
+            return
         except Exception as exc:
             self._pending = None
             self._fail(world, p.req, p.source, f"{type(exc).__name__}: {exc}")

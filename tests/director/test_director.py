@@ -111,13 +111,15 @@ def test_failures_and_broken_sources_keep_the_game_running() -> None:
         def request(self, req: PlanRequest) -> Future[PlanReply]:
             raise RuntimeError("backend crashed")
 
-    src = ScriptedSource("scripted", [plan("ease_off"), LlmError(LlmErrorCode.TIMEOUT, "slow", backend="x")])
+    src = ScriptedSource(
+        "scripted", [plan("ease_off"), LlmError(LlmErrorCode.UNAVAILABLE, "down", backend="x")]
+    )
     d, w = setup(src)
     tick(d, w)
     knobs = d.knobs
     d.request_now()
     tick(d, w)
-    assert d.failed == 1 and "timeout" in d.last_error and d.knobs == knobs
+    assert d.failed == 1 and "backend_unavailable" in d.last_error and d.knobs == knobs
     d.register_source(Exploding())
     d.set_mode("exploding", w)
     tick(d, w, 5)
