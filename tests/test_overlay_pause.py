@@ -168,6 +168,8 @@ def test_f10_docks_beside_the_upgrade_cards_and_the_boss_bar(
     assert hud is not None and hud.boss.value.startswith("ELITE BOSS")
     assert hud.boss.text.x == pytest.approx(app.play_width() / 2)  # the boss bar is centred in the play area
     assert app.play_width() / 2 + min(560.0, app.play_width() * 0.5) / 2 <= dock_left
+    title = view.title.text  # the upgrade title sits under the boss bar, not over it
+    assert title.y + title.font_size <= hud.boss_bar_y(ws.H)  # baseline + cap height (< font size)
     press(app, K.KEY_1)  # picking with F10 open works
     assert world.phase == "playing"
 

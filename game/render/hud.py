@@ -214,6 +214,11 @@ class Hud:
             self.activity.draw()
         self.banner.draw(width, height)
 
+    @staticmethod
+    def boss_bar_y(height: float) -> float:
+        """The boss bar's bottom edge: under the wave timer and the demo badge, above the upgrade title."""
+        return height - 134.0
+
     def _boss_bar(self, world: World, width: float, height: float) -> None:
         e = world.enemies
         if not len(self.boss_kinds) or e.n == 0:
@@ -224,7 +229,7 @@ class Hud:
         hp = float(e.view("hp")[bosses].sum())
         max_hp = float(e.view("max_hp")[bosses].sum())
         w = min(560.0, width * 0.5)
-        y = height - 150  # under the wave timer and the demo badge
+        y = self.boss_bar_y(height)
         self.boss.set("ELITE BOSS" if bosses.sum() == 1 else f"ELITE BOSS x{int(bosses.sum())}")
         self.boss.move(width / 2, y + 20)
         self.boss.draw()

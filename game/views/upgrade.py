@@ -230,9 +230,9 @@ class UpgradeView(AppView):
         self.app.arena.draw_world()
         w, h = self.app.play_width(), self.window.height
         arcade.draw_lbwh_rectangle_filled(0, 0, w, h, Color(4, 6, 14, 170))
-        self.title.move(w / 2, h / 2 + CARD_H / 2 + 70)
+        self.title.move(w / 2, h / 2 + CARD_H / 2 + 60)  # below the boss bar
         self.title.draw()
-        self.subtitle.move(w / 2, h / 2 + CARD_H / 2 + 36)
+        self.subtitle.move(w / 2, h / 2 + CARD_H / 2 + 28)
         self.subtitle.draw()
         t = self.app.arena.t
         for i, (card, (left, bottom, cw, ch)) in enumerate(zip(self.cards, self.card_rects(), strict=True)):
