@@ -53,6 +53,8 @@ def too_deep(text: str, limit: int = MAX_JSON_DEPTH) -> bool:
 def loads_json(data: str | bytes, *, max_depth: int = MAX_JSON_DEPTH) -> Any:
     """``json.loads`` with bounded nesting; too deep raises ``json.JSONDecodeError`` (a ValueError)."""
     text = data.decode("utf-8") if isinstance(data, bytes | bytearray) else data
+    if not isinstance(text, str):  # what json.loads raises for a non-text argument
+        raise TypeError(f"the JSON object must be str or bytes, not {type(data).__name__}")
     if too_deep(text, max_depth):
         raise json.JSONDecodeError(f"nested deeper than {max_depth} levels", text[:200], 0)
     try:
