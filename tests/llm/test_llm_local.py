@@ -199,8 +199,10 @@ def test_prompt_cache_keeps_two_roles_warm(local_config: LocalLlmConfig) -> None
         ChatMessage("system", "You write short flavour text for items. " * 6),
         ChatMessage("user", "A"),
     )
-    for cache_bytes, expect_warm in ((0, False), (256 << 20, True)):
-        client = LocalLlmClient(local_config, prompt_cache_bytes=cache_bytes)
+    # one shared context: only the prompt cache keeps both warm; one context per role: warm without it
+    for contexts, cache_bytes, expect_warm in ((1, 0, False), (1, 256 << 20, True), (2, 0, True)):
+        config = local_config.model_copy(update={"contexts": contexts})
+        client = LocalLlmClient(config, prompt_cache_bytes=cache_bytes)
         client.wait_ready(60)
         client.complete(_role_request("Wave 1."))
         client.complete(LlmRequest(other_role, max_tokens=4))
