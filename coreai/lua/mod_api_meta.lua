@@ -20,6 +20,13 @@
 ---@field x number
 ---@field y number
 
+---@class UpgradeSpec
+---@field key string lower_snake_case, at most 32 bytes, not a built-in upgrade
+---@field name string at most 28 characters
+---@field description string at most 80 characters
+---@field max_stacks integer? 1-10, default 3
+---@field effects table<string, number> 1-4 stats: damage, fire_rate, speed, max_hp, pickup_radius, bullet_speed, dash_cooldown (x0.5-1.6 per stack), regen (+0-2 HP/s)
+
 ---@class ArenaState
 ---@field time number game seconds
 ---@field tick integer
@@ -84,6 +91,10 @@ function game.params() end
 ---@param value number
 ---@return number
 function game.set(param, value) end
+
+--- Add a passive to the between-wave upgrade picks, this run and later; errors name the field.
+---@param spec UpgradeSpec
+function game.register_upgrade(spec) end
 
 --- Offer the AI director a named event; on_director_event(name) runs when it fires.
 ---@param name string
