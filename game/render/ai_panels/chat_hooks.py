@@ -20,7 +20,11 @@ GROUP = "AI & mods"
 
 
 def install_chat(app: GameApp, session: AiSession) -> ChatPanel:
-    panel = ChatPanel(ChatModel(session), on_open=app.arena.input.clear)
+    panel = ChatPanel(
+        ChatModel(session),
+        on_open=app.arena.input.clear,
+        is_current=lambda: getattr(app.window.current_view, "app", None) is app,
+    )
     app.add_panel(panel)
     reg = app.hotkeys
     reg.register(

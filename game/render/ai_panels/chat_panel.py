@@ -42,9 +42,15 @@ class ChatPanel:
     modal = True  # holds the arena while open ([game] pause_on_overlay)
     modal_name = "chat"
 
-    def __init__(self, model: ChatModel, on_open: Callable[[], None] | None = None) -> None:
+    def __init__(
+        self,
+        model: ChatModel,
+        on_open: Callable[[], None] | None = None,
+        is_current: Callable[[], bool] = lambda: True,
+    ) -> None:
         self.model = model
         self.on_open = on_open
+        self.is_current = is_current  # whether its game's screen is showing (mouse clicks are window-wide)
         self.visible = False
         self._swallow = ""  # the character of the key that opened the panel (its on_text follows)
         self.text = TextBatch()
@@ -110,7 +116,7 @@ class ChatPanel:
 
     def on_mouse_press(self, x: float, y: float, button: int, modifiers: int) -> bool:
         """Stop / Send and the role tabs; True when the click was the panel's."""
-        if not self.visible:
+        if not self.visible or not self.is_current():
             return False
 
         def inside(r: tuple[float, float, float, float]) -> bool:
