@@ -4,8 +4,9 @@
 - ``BuyItem`` / ``buy_item``: buy one item by id or name; refusals (``PurchaseRefused``) come back to the
   model as tool errors with the reason, and to the shop screen as the same words.
 
-Agents call the tools on their worker threads; the tools post the commands and wait for the game's main
-thread, which applies them against the live world. The shop screen (main thread) applies the same command
+Agents call the tools on their worker threads; the tools send the commands through ``ctx.on_main`` (the
+main-loop queue for agents, the bridge for MCP) and wait for the game's main thread, which applies them
+against the live world. The shop screen (main thread) applies the same command
 with ``MainLoopQueue.apply_now``, so a click and an agent's purchase obey one set of rules.
 """
 
@@ -67,11 +68,12 @@ class ShopService:
 
     def tools(self) -> tuple[Tool, Tool]:
         def inventory(args: InventoryArgs, ctx: ToolContext) -> Any:
-            return self.queue.call(GetInventory(agent=ctx.role, trace_id=ctx.trace_id), self.wait_s)
+            return ctx.on_main(GetInventory(agent=ctx.role, trace_id=ctx.trace_id), self.wait_s)
 
         def buy(args: BuyArgs, ctx: ToolContext) -> Any:
             cmd = BuyItem(item=args.item, agent=ctx.role, trace_id=ctx.trace_id)
-            return asdict(self.queue.call(cmd, self.wait_s))
+            receipt: Receipt = ctx.on_main(cmd, self.wait_s)
+            return asdict(receipt)
 
         return (
             Tool(
