@@ -83,7 +83,7 @@ def test_t_opens_the_chat_and_a_slow_reply_shows_partial_text_before_it_ends(
     make_app: Callable[..., GameApp], session: AiSession
 ) -> None:
     app, _, chat = start(make_app, session)
-    slow = SlowStreamer(REPLY, pause_s=0.06)
+    slow = SlowStreamer(REPLY, pause_s=0.2)  # slow enough to look at it mid-reply on a busy machine
     route(session, "Chat", slow)
     press(app, K.T)
     type_text(app, "t")  # the T key's own text event must not land in the input line
