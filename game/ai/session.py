@@ -122,7 +122,9 @@ class AiSession:
         shot = lambda res: (self.screenshot or no_window)(res)  # noqa: E731
         resolution = self.settings.mcp.max_resolution
         for tool in session_tools(self.mods, self.director, self.handle, shot, resolution):
-            roles = ("Programmer", "Chat") if tool.name == "execute_lua" else ()
+            # Chat offers no tools: its prompt never changes the game, and a tool menu makes a local model
+            # buffer the whole reply instead of streaming it into the chat panel
+            roles = ("Programmer",) if tool.name == "execute_lua" else ()
             self.runtime.orchestrator.add_tool(tool, roles=roles)
         from game.shop import install_shop
 

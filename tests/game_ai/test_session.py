@@ -215,3 +215,12 @@ def test_a_mod_offers_the_director_an_event_that_plans_can_fire(saves_dir: Path,
     # a new run's director still knows the mod's event
     session.world_factory(8)
     assert "meteor_storm" in session.director.events.names()
+
+
+def test_chat_offers_no_tools_so_local_replies_stream(saves_dir: Path, closing: list) -> None:
+    """A tool menu makes the local backend answer in a buffered JSON choice; Chat must stream its text."""
+    session, _ = make_session()
+    closing.append(session)
+    roles = session.runtime.orchestrator
+    assert roles.role_config("Chat").tools == ()
+    assert "execute_lua" in roles.role_config("Programmer").tools
