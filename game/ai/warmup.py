@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 from loguru import logger
 
 from coreai.commands import CallOnMain
+from coreai.errors import LlmError, LlmErrorCode
 from coreai.llm.discovery import KNOWN_SERVERS, KnownServer, discover
 from coreai.llm.local import BACKGROUND_PREFIX
 from coreai.llm.types import LlmRequest
@@ -132,5 +133,7 @@ def warm_prefix(runtime: CoreAiRuntime, client: Any, task: AiTaskRequest) -> flo
             result.usage.cached_prompt_tokens,
         )
     except Exception as exc:
-        _log.warning("warm-up of {} failed: {}", role, exc)
+        closing = isinstance(exc, LlmError) and exc.code is LlmErrorCode.UNAVAILABLE
+        # the game quitting while the warm-up still runs closes the model: nothing went wrong
+        (_log.debug if closing else _log.warning)("warm-up of {} failed: {}", role, exc)
     return time.perf_counter() - t0
