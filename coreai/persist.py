@@ -50,15 +50,16 @@ def too_deep(text: str, limit: int = MAX_JSON_DEPTH) -> bool:
     return False
 
 
-def loads_json(data: str | bytes, *, max_depth: int = MAX_JSON_DEPTH) -> Any:
-    """``json.loads`` with bounded nesting; too deep raises ``json.JSONDecodeError`` (a ValueError)."""
+def loads_json(data: str | bytes, *, max_depth: int = MAX_JSON_DEPTH, strict: bool = True) -> Any:
+    """``json.loads`` with bounded nesting; too deep raises ``json.JSONDecodeError`` (a ValueError).
+    ``strict=False`` accepts raw control characters (a newline, a tab) in strings, as models write them."""
     text = data.decode("utf-8") if isinstance(data, bytes | bytearray) else data
     if not isinstance(text, str):  # what json.loads raises for a non-text argument
         raise TypeError(f"the JSON object must be str or bytes, not {type(data).__name__}")
     if too_deep(text, max_depth):
         raise json.JSONDecodeError(f"nested deeper than {max_depth} levels", text[:200], 0)
     try:
-        return json.loads(text)
+        return json.loads(text, strict=strict)
     except RecursionError:  # a caller deep in its own stack: still a parse failure, never a crash
         raise json.JSONDecodeError(f"nested too deeply (limit {max_depth})", text[:200], 0) from None
 

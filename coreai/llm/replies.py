@@ -111,9 +111,10 @@ def parse_structured(result: LlmResult, model: type[M], *, trace_id: str | None 
 
 
 def parse_json_object(text: str, what: str, backend: str, trace_id: str | None) -> dict[str, Any]:
-    """``json.loads`` that accepts only an object and raises ``MALFORMED_OUTPUT`` otherwise."""
+    """``json.loads`` that accepts only an object and raises ``MALFORMED_OUTPUT`` otherwise. A raw newline or
+    tab inside a string (small models write them in free-text fields) is accepted, not a malformed reply."""
     try:
-        value = loads_json(text)
+        value = loads_json(text, strict=False)
     except json.JSONDecodeError as exc:
         raise LlmError(
             LlmErrorCode.MALFORMED_OUTPUT,

@@ -20,6 +20,7 @@ from coreai.llm.replies import (
     check_tool_calls,
     final_text,
     grammar_schema,
+    parse_json_object,
     parse_structured,
     with_system_note,
 )
@@ -219,3 +220,14 @@ def test_finish_reply_per_mode() -> None:
 def test_plan_model_is_strict() -> None:
     with pytest.raises(ValidationError):
         DirectorPlan(pressure="hold", spawn_per_wave=1, elite_percent=0, prefabs=["grunt"] * 4, reason="")
+
+
+def test_a_raw_newline_inside_a_string_is_not_a_malformed_reply() -> None:
+    """Seen from a real llama_cpp.server: the plan tool's arguments carried a raw newline in a free-text
+    field ('Invalid control character'); that is still the model's object, not a broken reply."""
+    raw = '{"pressure": "hold", "reason": "calm\nfor now\tok"}'
+    got = parse_json_object(raw, "arguments", "openai", None)
+    assert got == {"pressure": "hold", "reason": "calm\nfor now\tok"}
+    with pytest.raises(LlmError) as info:
+        parse_json_object('{"pressure": "hold", "reason": "unterminated', "arguments", "openai", None)
+    assert info.value.code is LlmErrorCode.MALFORMED_OUTPUT
