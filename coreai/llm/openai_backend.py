@@ -354,7 +354,9 @@ def _to_openai(message: ChatMessage) -> dict[str, Any]:
     if message.role == "assistant" and message.tool_calls:
         return {
             "role": "assistant",
-            "content": message.content or None,
+            # a string, never null: llama_cpp.server's request model rejects a null content (a 500 with
+            # "7 validation errors"), and an empty string is what OpenAI itself accepts beside tool_calls
+            "content": message.content,
             "tool_calls": [
                 {"id": c.id, "type": "function", "function": {"name": c.name, "arguments": c.arguments}}
                 for c in message.tool_calls

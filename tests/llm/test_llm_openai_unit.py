@@ -173,6 +173,7 @@ def test_request_building_for_schema_tools_and_history() -> None:
     assert fmt["json_schema"]["schema"]["properties"]["spawn_per_wave"]["enum"][-1] == 12
     assert kw["messages"][0]["content"].startswith("You direct.\n\nReply with one JSON object")
     assert kw["messages"][2]["tool_calls"][0]["id"] == "c1" and kw["messages"][3]["role"] == "tool"
+    assert kw["messages"][2]["content"] == ""  # a string: llama_cpp.server refuses a null content
     spawn = ToolSpec("spawn", "Spawn", {"type": "object", "properties": {}})
     forced = backend._kwargs(LlmRequest(history[:2], tools=(spawn,), tool_choice="spawn"))
     assert forced["tool_choice"] == {"type": "function", "function": {"name": "spawn"}}

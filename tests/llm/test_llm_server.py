@@ -10,7 +10,7 @@ from coreai.llm.config import OpenAILlmConfig
 from coreai.llm.health import probe_openai
 from coreai.llm.openai_backend import OpenAIBackend, forget_formats, remembered_format
 from coreai.llm.replies import parse_structured
-from coreai.llm.types import ChatMessage, LlmRequest, ToolSpec
+from coreai.llm.types import ChatMessage, LlmRequest, ToolCall, ToolSpec
 
 pytestmark = [pytest.mark.real_llm, pytest.mark.slow]
 
@@ -63,3 +63,26 @@ def test_tool_call(server_backend: OpenAIBackend) -> None:
     (call,) = result.tool_calls
     assert call.name == "spawn" and call.id and result.finish_reason == "tool_calls"
     assert SpawnArgs.model_validate_json(call.arguments).count >= 1
+
+
+def test_a_tool_call_turn_is_sent_back_as_the_server_accepts_it(server_backend: OpenAIBackend) -> None:
+    """The agent loop's second turn (its own tool call, then the tool's answer, as after an invalid
+    argument) goes back to the server; llama_cpp.server refused an assistant turn whose content was null."""
+    spawn = ToolSpec("spawn", "Spawn enemies near the player.", SpawnArgs.model_json_schema())
+    call = ToolCall("call_0", "spawn", '{"prefab": "dragon", "count": 2}')
+    request = LlmRequest(
+        (
+            ChatMessage("system", "You direct an arena."),
+            ChatMessage("user", "Spawn two archers."),
+            ChatMessage("assistant", "", tool_calls=(call,)),
+            ChatMessage(
+                "tool", "error: prefab must be grunt, archer or brute", tool_call_id="call_0", name="spawn"
+            ),
+        ),
+        tools=(spawn,),
+        tool_choice="spawn",
+        max_tokens=40,
+    )
+    result = server_backend.complete(request)
+    (again,) = result.tool_calls
+    assert again.name == "spawn" and SpawnArgs.model_validate_json(again.arguments).count >= 1
