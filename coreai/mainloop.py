@@ -10,6 +10,10 @@ Rules applied here: unknown prefab -> ``UnknownPrefabError`` naming the allowed 
 the caller cancelled is skipped, never executed later. ``wait(future, timeout)`` raises ``MainLoopTimeout``
 naming why the answer did not come ("paused", "not draining", "backlogged ..."). Every applied or rejected
 command is logged with its trace id (feature "world").
+
+This is the one way to hand work to the main thread. Besides the world commands it has a second lane,
+``post_ui`` / ``drain_ui`` (``coreai.ui_lane``), for the game's own hand-offs (a panel's answer, a notice
+that becomes a toast): those run every frame, also while the game is paused.
 """
 
 from __future__ import annotations
@@ -42,6 +46,7 @@ from coreai.errors import (
 from coreai.futures import CommandFuture
 from coreai.ratelimit import AgentRateLimiter
 from coreai.settings import MainLoopSettings
+from coreai.ui_lane import UiLane
 from coreai.world import CoreAiBindings, WorldExecutor
 
 T = TypeVar("T")
@@ -88,6 +93,7 @@ class MainLoopQueue:
         self._applied = 0
         self._rejected = 0
         self._skipped = 0
+        self.ui = UiLane()  # the second lane: the game's own hand-offs, drained also while paused
         self._handlers: dict[type[MainLoopCommand], Callable[[Any], Any]] = {
             Spawn: self._spawn,
             Move: self._move,
@@ -109,6 +115,15 @@ class MainLoopQueue:
         if self._admit(command, future, queued=True):
             self._dq.append((command, future))
         return future
+
+    def post_ui(self, fn: Callable[[], None], label: str = "ui") -> None:
+        """Hand ``fn`` to the main thread's UI lane (any thread): it runs at the next ``drain_ui``, paused
+        or not. For the game's own widgets (panels, toasts), never for changes to the world."""
+        self.ui.post(fn, label)
+
+    def drain_ui(self) -> int:
+        """Run the UI lane's hand-offs (main thread, every frame on every screen)."""
+        return self.ui.drain()
 
     def apply_now(self, command: MainLoopCommand) -> Any:
         """Apply ``command`` at once on the main thread (Lua mods run there) under exactly the rules a

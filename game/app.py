@@ -121,6 +121,8 @@ class GameApp:
         self.arena.input.gamepad = Gamepad(self.prefs.settings.gamepad)
         # told after the options change (the AI session follows the difficulty preset)
         self.prefs_hooks: list[Callable[[GameSettings], None]] = []
+        # run every frame on every screen, paused or not (the AI panels drain the UI lane here)
+        self.chrome_hooks: list[Callable[[float], None]] = []
         self.prefs.apply_to(self, fullscreen=False)  # the window was opened with the fullscreen option
         self.meta = attach_meta(self)  # achievements unlock weapons for the player's later runs
 
@@ -438,6 +440,11 @@ class GameApp:
         self.toasts.draw(w, h)  # above the panels: a notice is never hidden by an open console
 
     def update_chrome(self, dt: float) -> None:
+        for hook in list(self.chrome_hooks):
+            try:
+                hook(dt)
+            except Exception as exc:  # a faulty hook is logged, never fatal to the frame
+                log.opt(exception=exc).error("chrome hook failed: {}", exc)
         self.toasts.update(dt)
 
 

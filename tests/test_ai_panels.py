@@ -15,6 +15,7 @@ import pytest
 import window_support as ws
 from window_support import frames, press, render, send
 
+from coreai.commands import Spawn
 from coreai.lua import ModState
 from game.ai.backends import OFFLINE_LINE
 from game.ai.session import AiSession
@@ -26,7 +27,6 @@ from game.render import palette
 from game.render.ai_panels import AiPanels, install
 from game.render.ai_panels.console_model import exec_lines
 from game.render.ai_panels.graph import pacing_segments, window_start
-from game.render.ai_panels.inbox import MainThreadInbox
 from game.sim import events as ev
 from game.sim.world import World
 
@@ -66,7 +66,7 @@ def human_game(make_app: Callable[..., GameApp], session: AiSession) -> tuple[Ga
 
 
 def panels_of(app: GameApp) -> AiPanels:
-    hook = next(h for h in app.arena.frame_hooks if getattr(h, "__name__", "") == "frame_hook")
+    hook = next(h for h in app.chrome_hooks if getattr(h, "__name__", "") == "chrome_hook")
     owner = getattr(hook, "__self__", None)
     assert isinstance(owner, AiPanels)
     return owner
@@ -273,12 +273,44 @@ def test_console_backend_switch_is_probed_and_reported(game: tuple[GameApp, AiPa
 def test_console_answers_arrive_while_paused(game: tuple[GameApp, AiPanels]) -> None:
     app, panels = game
     panels.console.visible = True
-    app.arena.set_paused(True)  # frame hooks stop; the console still drains its inbox when it draws
+    app.arena.set_paused(True)  # frame hooks stop; the UI lane still drains every frame
     worker = threading.Thread(target=panels.console.model.append_later, args=("late answer",))
     worker.start()
     worker.join(5)
-    render(app)
+    assert "late answer" not in panels.console.texts(), "a worker thread never touches the console itself"
+    frames(app, 1)
     assert "late answer" in panels.console.texts()
+    ws.render(app)
+
+
+def test_notices_and_answers_share_the_ui_lane_in_order_while_paused(game: tuple[GameApp, AiPanels]) -> None:
+    """One hand-off: a session notice and a console answer from worker threads arrive through the main-loop
+    queue's UI lane, on the main thread, in order, while world commands wait for the game to resume."""
+    app, panels = game
+    session = panels.session
+    toasts = spy_toasts(app)
+    app.arena.set_paused(True)
+    main = threading.current_thread().name
+    ran_on: list[str] = []
+
+    def work() -> None:
+        session.notify("warn", "from a worker")
+        panels.console.model.append_later("answer from a worker")
+        session.runtime.mainloop.post_ui(lambda: ran_on.append(threading.current_thread().name), "probe")
+
+    worker = threading.Thread(target=work)
+    worker.start()
+    worker.join(5)
+    spawned = session.runtime.mainloop.post(Spawn(prefab="grunt", x=0.0, y=0.0, agent="test"))
+    frames(app, 2)
+    assert ran_on == [main]
+    texts = panels.console.texts()
+    assert texts.index("[warn] from a worker") < texts.index("answer from a worker")
+    assert any(t == "from a worker" for t, _ in toasts)
+    assert not spawned.done(), "world commands wait while the game is paused"
+    app.arena.set_paused(False)
+    frames(app, 2)
+    assert spawned.done() and len(spawned.result(0)) == 1
 
 
 def test_f9_programmer_demo_fails_repairs_and_spawns_eight_grunts(game: tuple[GameApp, AiPanels]) -> None:
@@ -368,30 +400,6 @@ def test_f7_mods_panel_toggles_reloads_and_shows_quarantine(human_game: tuple[Ga
     assert any(t.startswith("mod crashy reloaded") for t, _ in toasts), toasts
     press(app, K.ESCAPE)
     assert not panels.mods.visible and not app.arena.paused
-
-
-def test_inbox_runs_worker_posts_on_the_draining_thread() -> None:
-    inbox = MainThreadInbox()
-    ran: list[tuple[int, str]] = []
-
-    def worker(i: int) -> None:
-        inbox.post(lambda: ran.append((i, threading.current_thread().name)))
-
-    threads = [threading.Thread(target=worker, args=(i,)) for i in range(8)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(5)
-
-    def broken() -> None:
-        raise RuntimeError("a failing hand-off is logged, not fatal")
-
-    inbox.post(broken)
-    inbox.post(lambda: ran.append((99, threading.current_thread().name)))
-    assert inbox.drain() == 10
-    assert sorted(i for i, _ in ran) == [*range(8), 99]
-    assert {name for _, name in ran} == {threading.current_thread().name}
-    assert not inbox.pending()
 
 
 def test_exec_lines_render_values_and_errors(session: AiSession) -> None:

@@ -48,7 +48,7 @@ def session(saves_dir: Path) -> Iterator[AiSession]:
 def start(make: Callable[..., GameApp], session: AiSession) -> tuple[GameApp, AiPanels, ChatPanel]:
     app = make(seed=3)
     attach(app, session)
-    hook = next(h for h in app.arena.frame_hooks if getattr(h, "__name__", "") == "frame_hook")
+    hook = next(h for h in app.chrome_hooks if getattr(h, "__name__", "") == "chrome_hook")
     panels = hook.__self__  # type: ignore[attr-defined]
     assert isinstance(panels, AiPanels) and panels.chat is not None
     app.new_run()

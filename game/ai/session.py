@@ -10,7 +10,6 @@ events)`` after every simulation tick and ``on_frame(world, dt)`` once per frame
 from __future__ import annotations
 
 import threading
-from collections import deque
 from collections.abc import Callable
 from typing import Any
 
@@ -49,7 +48,12 @@ from game.sim.prefabs import PrefabRegistry
 from game.sim.world import World
 
 log = logger.bind(feature="game", trace_id="session")
-Notice = tuple[str, str]  # (kind, text): kind is info / warn / good
+Notice = tuple[str, str]  # (kind, text): kind is info / warn / good / dev
+
+
+def _log_notice(kind: str, text: str) -> None:
+    """Where notices go with no window (the AI panels replace it with toasts)."""
+    log.log("WARNING" if kind == "warn" else "INFO", "notice [{}] {}", kind, text)
 
 
 class AiSession:
@@ -62,7 +66,11 @@ class AiSession:
         configure_logs: bool = True,
     ) -> None:
         self.options = options
-        self.notices: deque[Notice] = deque(maxlen=64)
+        # Notices reach the main thread through the main-loop queue's UI lane, where ``on_notice`` shows
+        # them (the AI panels make it a toast; headless, the log). Those raised while the session is still
+        # being built wait here until the queue exists.
+        self.on_notice: Callable[[str, str], None] = _log_notice
+        self._early_notices: list[Notice] = []
         self._notice_lock = threading.Lock()
         self.settings = settings if settings is not None else self._load_settings()
         if configure_logs:
@@ -79,6 +87,10 @@ class AiSession:
                 why = self.backends.reasons.get(asked, "not configured")
                 self.notify("warn", f"{role} uses the offline stub: {asked} unavailable ({why})")
         self.runtime = CoreAiRuntime(self.settings, backends=self.backends.registry)
+        with self._notice_lock:
+            early, self._early_notices = self._early_notices, []
+        for kind, text in early:
+            self.notify(kind, text)
         for role, backend in self.backends.routes.items():
             self.runtime.router.set_backend(role, backend)
         self.handle = WorldHandle()  # its world is set by on_run_start
@@ -160,14 +172,13 @@ class AiSession:
             self.notify("good", "AI model ready")
 
     def notify(self, kind: str, text: str) -> None:
+        """A notice for the player (kind info / warn / good; "dev" goes to the log and console only).
+        Safe from any thread: it is shown on the main thread, through the UI lane."""
         with self._notice_lock:
-            self.notices.append((kind, text))
-
-    def pop_notices(self) -> list[Notice]:
-        with self._notice_lock:
-            out = list(self.notices)
-            self.notices.clear()
-        return out
+            if not hasattr(self, "runtime"):  # still being built: flushed once the queue exists
+                self._early_notices.append((kind, text))
+                return
+        self.runtime.mainloop.post_ui(lambda: self.on_notice(kind, text), label=f"notice:{kind}")
 
     # ------------------------------------------------------------------ the game's calls (main thread)
     def world_factory(self, seed: int) -> World:
@@ -208,6 +219,7 @@ class AiSession:
         """Once per frame. Mods' ``on_tick`` and timers advance by the game time of this frame's ticks
         (``after(5, f)`` means five seconds of play), within one per-frame Lua budget."""
         self.runtime.drain()
+        self.runtime.mainloop.drain_ui()  # headless too: notices reach ``on_notice`` (the log)
         if self._mods_loaded:
             self.mods.tick(self._mod_time)
             self._mod_time = 0.0

@@ -10,7 +10,6 @@ from game.ai.backends import BackendSetup, offline_stub
 from game.ai.session import AiSession
 from game.options import LaunchOptions
 from game.render.ai_panels.console_model import ConsoleModel
-from game.render.ai_panels.inbox import MainThreadInbox
 
 ALL_STUB = Settings.model_validate({"llm": {"default_backend": "stub", "backends": {}}})
 
@@ -21,7 +20,7 @@ def test_logs_and_log_settings_commands(saves_dir: Path) -> None:
     session = AiSession(LaunchOptions(), settings=ALL_STUB, setup=setup, configure_logs=False)
     try:
         session.on_run_start(session.world_factory(1))
-        console = ConsoleModel(session, MainThreadInbox(), lambda task: None)
+        console = ConsoleModel(session, lambda task: None)
         console.run("/logs kill_streak")
         assert any("[kill_streak]" in t and "loaded" in t for t in console.texts())
         console.run("/log features lua,director")

@@ -97,12 +97,15 @@ def test_an_unknown_prefab_is_refused_and_the_game_keeps_running(saves_dir: Path
 def test_programmer_demo_repairs_its_mistake_and_spawns_a_ring(saves_dir: Path, closing: list) -> None:
     session, world = make_session()
     closing.append(session)
+    noticed: list[tuple[str, str]] = []
+    session.on_notice = lambda kind, text: noticed.append((kind, text))  # what the panels make toasts
     seen: list[str] = []
     grunts_before = sum(1 for e in world.list_enemies(500) if e["prefab"] == "grunt")
     handle = session.programmer_task(PROGRAMMER_DEMO_TASK, on_done=seen.append)
     play_until(session, world, lambda: bool(seen))
     assert seen[0].startswith("Programmer: ok after 2 attempt(s)"), seen
-    notices = [text for _, text in session.pop_notices()]
+    session.runtime.mainloop.drain_ui()
+    notices = [text for _, text in noticed]
     assert any("attempt 1 failed" in n and "repairing" in n for n in notices), notices
     assert any("script ran on attempt 2" in n for n in notices), notices
     grunts = sum(1 for e in world.list_enemies(500) if e["prefab"] == "grunt")
@@ -184,14 +187,16 @@ def test_f6_cycles_modes_and_probes_llm_backends_first(saves_dir: Path, closing:
     closing.append(session)
     world = session.world_factory(2)
     session.on_run_start(world)
+    noticed: list[str] = []
+    session.on_notice = lambda kind, text: noticed.append(text)
     assert session.director.modes() == ("static", "rules", "stub", "local")
     assert session.cycle_director() == "stub"
     assert session.director.mode == "stub"
     assert session.cycle_director() == "stub", "local is probed first; the mode does not change yet"
     play_until(session, world, lambda: session.director.mode != "stub")
     assert session.director.mode == "static", "the failed probe skipped local"
-    notices = " ".join(text for _, text in session.pop_notices())
-    assert "local failed its health probe" in notices
+    session.runtime.mainloop.drain_ui()
+    assert "local failed its health probe" in " ".join(noticed)
 
 
 def test_a_mod_offers_the_director_an_event_that_plans_can_fire(saves_dir: Path, closing: list) -> None:

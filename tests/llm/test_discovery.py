@@ -109,6 +109,8 @@ def test_a_real_llama_cpp_server_is_offered_in_f6_and_backend(
     setup = BackendSetup(registry={"stub": offline_stub()}, routes={})
     session = AiSession(LaunchOptions(), settings=settings, setup=setup, configure_logs=False)
     name = "llama-cpp/smollm2"
+    noticed: list[str] = []
+    session.on_notice = lambda kind, text: noticed.append(text)
     try:
         session.startup.join(10)
         deadline = time.monotonic() + 5
@@ -116,8 +118,8 @@ def test_a_real_llama_cpp_server_is_offered_in_f6_and_backend(
             session.runtime.drain()  # the main thread takes the found servers
             time.sleep(0.02)
         assert name in session.director.modes(), session.director.modes()
-        notices = " ".join(t for _, t in session.pop_notices())
-        assert "openai: llama-cpp-python smollm2" in notices
+        session.runtime.mainloop.drain_ui()  # notices reach the main thread through the UI lane
+        assert "openai: llama-cpp-python smollm2" in " ".join(noticed)
         assert session.switch_backend("Chat", name) == f"Chat now uses {name}", "its health probe passed"
         assert session.runtime.router.backend_for("Chat") == name
     finally:

@@ -4,7 +4,8 @@ other session notice (a notice of kind "dev" goes to the log and the console onl
 
 ``install(app, session)`` (called by ``game.ai.wiring.attach``) registers all of it on a ``GameApp`` and
 returns the ``AiPanels`` it built. Everything runs on the main thread; answers from agent worker threads are
-handed over through a ``MainThreadInbox`` drained from a frame hook (and by the console while it is open).
+handed over through the main-loop queue's UI lane (``post_ui``), which the app drains every frame on every
+screen, paused or not; session notices come the same way (``session.on_notice``).
 """
 
 from __future__ import annotations
@@ -23,14 +24,12 @@ from game.render.ai_panels.chat_panel import ChatPanel
 from game.render.ai_panels.console import ConsoleOverlay
 from game.render.ai_panels.console_model import ConsoleModel
 from game.render.ai_panels.director_panel import DirectorPanelOverlay
-from game.render.ai_panels.inbox import MainThreadInbox
 from game.render.ai_panels.mods_panel import ModsPanel
 from game.render.ai_panels.programmer import ProgrammerLauncher
 
 if TYPE_CHECKING:
     from game.ai.session import AiSession
     from game.app import GameApp
-    from game.sim.world import World
 
 __all__ = ["AiPanels", "install"]
 
@@ -46,7 +45,6 @@ class AiPanels:
 
     app: GameApp
     session: AiSession
-    inbox: MainThreadInbox
     director: DirectorPanelOverlay
     mods: ModsPanel
     console: ConsoleOverlay
@@ -55,23 +53,23 @@ class AiPanels:
 
     # ------------------------------------------------------------------ per frame
     def pump(self) -> None:
-        """Run worker hand-offs and turn session notices into toasts (and console lines). Main thread."""
-        self.inbox.drain()
-        for kind, text in self.session.pop_notices():
-            if kind == "dev":  # developer detail (load times, routing): the log and the console, not a toast
-                log.info("{}", text)
-                self.console.model.append(text, "info")
-                continue
-            shown = (
-                f"\u201c{text}\u201d"
-                if kind == "good" and text == self.session.director.last_announcer
-                else text
-            )
-            self.app.show_toast(shown, NOTICE_SECONDS.get(kind, 3.0), NOTICE_COLOURS.get(kind, palette.TEXT))
-            self.console.model.append(f"[{kind}] {text}", "warn" if kind == "warn" else "info")
+        """Run the UI lane's hand-offs: worker answers and session notices. Main thread, every frame."""
+        self.session.runtime.mainloop.drain_ui()
 
-    def frame_hook(self, world: World, dt: float) -> None:
+    def chrome_hook(self, dt: float) -> None:
         self.pump()
+
+    def show_notice(self, kind: str, text: str) -> None:
+        """A session notice as a toast and a console line ("dev": the log and the console only)."""
+        if kind == "dev":  # developer detail (load times, routing): the log and the console, not a toast
+            log.info("{}", text)
+            self.console.model.append(text, "info")
+            return
+        shown = (
+            f"\u201c{text}\u201d" if kind == "good" and text == self.session.director.last_announcer else text
+        )
+        self.app.show_toast(shown, NOTICE_SECONDS.get(kind, 3.0), NOTICE_COLOURS.get(kind, palette.TEXT))
+        self.console.model.append(f"[{kind}] {text}", "warn" if kind == "warn" else "info")
 
     # ------------------------------------------------------------------ hotkeys and HUD
     def cycle_director(self) -> str:
@@ -104,14 +102,12 @@ class AiPanels:
 
 def install(app: GameApp, session: AiSession) -> AiPanels:
     """Register the AI panels, hotkeys, toasts and HUD line on ``app`` for ``session``."""
-    inbox = MainThreadInbox()
-    programmer = ProgrammerLauncher(session, inbox, app.show_toast)
-    model = ConsoleModel(session, inbox, programmer.start)
+    programmer = ProgrammerLauncher(session, app.show_toast)
+    model = ConsoleModel(session, programmer.start)
     programmer.console = model
     panels = AiPanels(
         app=app,
         session=session,
-        inbox=inbox,
         director=DirectorPanelOverlay(lambda: panels.director_data()),
         mods=ModsPanel(session.mods, app.show_toast),
         console=ConsoleOverlay(model),
@@ -129,7 +125,8 @@ def install(app: GameApp, session: AiSession) -> AiPanels:
     reg.register(hk.CONSOLE, "Console (Lua, /ask, /help)", panels.console.toggle)
     reg.register(hk.PROGRAMMER_TASK, "Programmer task (opens the console, pauses)", panels.programmer_task)
     reg.register(hk.DIRECTOR_BACKEND, "Cycle director: static / rules / backends", panels.cycle_director)
-    app.arena.frame_hooks.append(panels.frame_hook)
+    session.on_notice = panels.show_notice
+    app.chrome_hooks.append(panels.chrome_hook)  # every screen, paused or not
     app.arena.activity_source = panels.activity_line
     return panels
 

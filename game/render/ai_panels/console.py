@@ -101,7 +101,6 @@ class ConsoleOverlay:
         return out
 
     def draw(self, width: float, height: float) -> None:
-        self.model.inbox.drain()  # answers arrive even while the game is paused
         h = max(160.0, height * HEIGHT_FRACTION)
         left, bottom = 8.0, height - h - 8
         cols = max(20, int((width - 40) / self.char_w))

@@ -7,7 +7,8 @@ scrollback, and what a submitted line does.
 - ``/backend <role> <name>`` switches a role's backend (probed first, on a worker thread).
 - ``/prog <task>`` starts a Programmer task; ``/routes``, ``/clear``, ``/help``.
 
-Everything here runs on the main thread; answers from worker threads come back through the inbox.
+Everything here runs on the main thread; answers from worker threads come back through the main-loop
+queue's UI lane (``post_ui``).
 """
 
 from __future__ import annotations
@@ -24,7 +25,6 @@ from coreai.errors import CoreAIError
 from coreai.llm.registry import BACKENDS
 from coreai.lua import ExecResult
 from coreai.settings import ALL_FEATURES, BUILTIN_ROLES
-from game.render.ai_panels.inbox import MainThreadInbox
 
 if TYPE_CHECKING:
     from game.ai.session import AiSession
@@ -87,11 +87,9 @@ class ConsoleModel:
     def __init__(
         self,
         session: AiSession,
-        inbox: MainThreadInbox,
         start_programmer: Callable[[str], None],
     ) -> None:
         self.session = session
-        self.inbox = inbox
         self.start_programmer = start_programmer
         self.lines: deque[ConsoleLine] = deque(maxlen=MAX_LINES)
         self.history: list[str] = []
@@ -111,8 +109,8 @@ class ConsoleModel:
         self.version += 1
 
     def append_later(self, text: str, kind: LineKind = "agent") -> None:
-        """``append`` from any thread: runs on the main thread's next drain."""
-        self.inbox.post(lambda: self.append(text, kind))
+        """``append`` from any thread: runs on the main thread through the main-loop queue's UI lane."""
+        self.session.runtime.mainloop.post_ui(lambda: self.append(text, kind), label="console-line")
 
     def texts(self) -> list[str]:
         return [line.text for line in self.lines]

@@ -13,7 +13,6 @@ from coreai.errors import CoreAIError
 from coreai.lua import PROGRAMMER_DEMO_TASK
 from game.render import palette
 from game.render.ai_panels.console_model import ConsoleModel, LineKind
-from game.render.ai_panels.inbox import MainThreadInbox
 
 if TYPE_CHECKING:
     from arcade.types import Color
@@ -25,13 +24,16 @@ Toast = Callable[[str, float, "Color"], None]
 
 
 class ProgrammerLauncher:
-    def __init__(self, session: AiSession, inbox: MainThreadInbox, toast: Toast) -> None:
+    def __init__(self, session: AiSession, toast: Toast) -> None:
         self.session = session
-        self.inbox = inbox
         self.toast = toast
         self.console: ConsoleModel | None = None  # set once the console exists
         self.started = 0
         self.finished = 0
+
+    def _done_later(self, text: str) -> None:
+        """The Programmer's answer, from its worker thread: shown on the main thread (the UI lane)."""
+        self.session.runtime.mainloop.post_ui(lambda: self._done(text), label="programmer-done")
 
     def on_hotkey(self) -> None:
         """F9: the task typed after ``/prog `` in the console, else the demo task."""
@@ -41,7 +43,7 @@ class ProgrammerLauncher:
     def start(self, task: str) -> None:
         short = task if len(task) <= 70 else task[:67] + "..."
         try:
-            self.session.programmer_task(task, on_done=lambda text: self.inbox.post(lambda: self._done(text)))
+            self.session.programmer_task(task, on_done=self._done_later)
         except CoreAIError as exc:
             self._say(f"Programmer could not start: {exc}", "error", palette.WARN)
             return
