@@ -157,8 +157,9 @@ class Audio:
         self.played += 1
         return True
 
-    def on_events(self, events: Iterable[ev.Event]) -> None:
-        """React to one tick's events (call once per simulated tick)."""
+    def on_events(self, events: Iterable[ev.Event], is_boss: Callable[[str], bool]) -> None:
+        """React to one tick's events (call once per simulated tick); ``is_boss`` is the world's prefab
+        registry's answer (``world.prefabs.is_boss``)."""
         if not self.enabled:
             return
         kills = elite_kills = hits = shots = 0
@@ -168,7 +169,7 @@ class Audio:
             elif isinstance(e, ev.EnemyHit):
                 hits += e.count
             elif isinstance(e, ev.EnemyKilled):
-                if e.elite or e.prefab == "boss":
+                if e.elite or is_boss(e.prefab):
                     elite_kills += 1
                 else:
                     kills += 1
@@ -184,7 +185,7 @@ class Audio:
                 self.play("wave")
             elif isinstance(e, ev.Dashed):
                 self.play("dash")
-            elif isinstance(e, ev.EnemySpawned) and e.prefab == "boss":
+            elif isinstance(e, ev.EnemySpawned) and is_boss(e.prefab):
                 self.play("boss")
         if shots:
             self.play("shoot", shots)

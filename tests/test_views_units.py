@@ -9,7 +9,10 @@ from game import hotkeys as hk
 from game.audio import CUES, Audio
 from game.sim import events as ev
 from game.sim.config import DT
+from game.sim.prefabs import PrefabRegistry
 from game.views.input import DASH_BUFFER_S, HumanInput
+
+REG = PrefabRegistry.load()
 
 
 # ---------------------------------------------------------------------- hotkeys
@@ -86,12 +89,12 @@ def make_audio() -> tuple[Audio, list[tuple[str, float]], Clock]:
 def test_thousands_of_hits_in_one_burst_play_a_throttled_handful() -> None:
     audio, played, clock = make_audio()
     for _ in range(1000):
-        audio.on_events([ev.EnemyHit(50), ev.ShotFired(3)])
+        audio.on_events([ev.EnemyHit(50), ev.ShotFired(3)], REG.is_boss)
     assert [n for n, _ in played] == ["shoot", "hit"]
     cue = CUES["shoot"]
     for _ in range(300):  # five seconds of ticks
         clock.t += DT
-        audio.on_events([ev.ShotFired(1)])
+        audio.on_events([ev.ShotFired(1)], REG.is_boss)
     shots = [n for n, _ in played].count("shoot")
     assert shots <= 5 * cue.max_per_second + 1
     assert shots >= 5 * min(cue.max_per_second, 1 / cue.min_interval) * 0.8
@@ -101,14 +104,25 @@ def test_thousands_of_hits_in_one_burst_play_a_throttled_handful() -> None:
 def test_kills_take_precedence_and_many_at_once_are_louder() -> None:
     audio, played, clock = make_audio()
     kill = ev.EnemyKilled(1, "grunt", 0.0, 0.0, False, 10, True)
-    audio.on_events([ev.EnemyHit(3), kill])
+    audio.on_events([ev.EnemyHit(3), kill], REG.is_boss)
     clock.t += 1.0
-    audio.on_events([ev.EnemyHit(40), *[kill] * 40])
+    audio.on_events([ev.EnemyHit(40), *[kill] * 40], REG.is_boss)
     names = [n for n, _ in played]
     assert names == ["kill", "kill"] and played[1][1] > played[0][1]
     clock.t += 1.0
-    audio.on_events([ev.PlayerDamaged(5, 90, "contact"), ev.PickupCollected("health", 20), ev.LevelUp(2)])
+    audio.on_events(
+        [ev.PlayerDamaged(5, 90, "contact"), ev.PickupCollected("health", 20), ev.LevelUp(2)], REG.is_boss
+    )
     assert [n for n, _ in played][2:] == ["hurt", "heal", "level_up"]
+
+
+def test_boss_cues_follow_the_prefab_registry() -> None:
+    audio, played, clock = make_audio()
+    (boss,) = (n for n in REG.names if REG.is_boss(n))
+    audio.on_events([ev.EnemySpawned(7, boss, 0.0, 0.0, False, "wave")], REG.is_boss)
+    clock.t += 1.0
+    audio.on_events([ev.EnemySpawned(8, "grunt", 0.0, 0.0, False, "wave")], REG.is_boss)
+    assert [n for n, _ in played] == ["boss"]
 
 
 def test_muted_or_headless_audio_plays_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -118,7 +132,7 @@ def test_muted_or_headless_audio_plays_nothing(monkeypatch: pytest.MonkeyPatch) 
     assert not Audio(muted=True).enabled
     audio, played, _ = make_audio()
     audio.toggle_mute()
-    audio.on_events([ev.ShotFired(1)])
+    audio.on_events([ev.ShotFired(1)], REG.is_boss)
     assert played == [] and not audio.play("ui")
 
 

@@ -182,7 +182,7 @@ class ArenaView(AppView):
             return
         assert self.scene is not None and self.hud is not None
         self.scene.effects.on_events(events, world)
-        self.app.audio.on_events(events)
+        self.app.audio.on_events(events, world.prefabs.is_boss)
         for e in events:
             if isinstance(e, ev.Dashed):
                 self.input.dashed()
