@@ -14,6 +14,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from coreai.paths import shipped
+from coreai.persist import loads_json
+
+# The ``Prefab`` alias lists the game's prefab whitelist, read from its data file (the one definition of
+# which enemies exist; the game's PrefabRegistry loads the same file).
+PREFAB_FILE = ("assets", "prefabs", "enemies.json")
+
+
+def whitelist_prefabs() -> tuple[str, ...]:
+    """The prefab names a mod may spawn, in the data file's order."""
+    data = loads_json(shipped(*PREFAB_FILE).read_text(encoding="utf-8"))
+    return tuple(str(name) for name in data["prefabs"])
 
 
 @dataclass(frozen=True)
@@ -63,7 +74,7 @@ SPEC = ApiSpec(
     functions=(
         Fn("coreai_world_spawn", "coreai_world_spawn(prefab, x, y [, count])",
            "Spawn enemies through the prefab whitelist; returns their entity ids.",
-           (P("prefab", "Prefab", note="grunt, runner, tank, spitter, boss"), P("x", "number"),
+           (P("prefab", "Prefab", note="a name from the prefab whitelist"), P("x", "number"),
             P("y", "number"), P("count", "integer", True, "1..20, default 1")), "integer[]"),
         Fn("coreai_world_move", "coreai_world_move(id, x, y)", "Move an entity; false when it is gone.",
            (P("id", "integer"), P("x", "number"), P("y", "number")), "boolean"),
@@ -159,15 +170,16 @@ def _fn_lines(fn: Fn) -> list[str]:
     return lines
 
 
-def generate_meta(spec: ApiSpec = SPEC) -> str:
-    """The LuaLS ``---@meta`` definitions file of the Mod API."""
+def generate_meta(spec: ApiSpec = SPEC, prefabs: tuple[str, ...] | None = None) -> str:
+    """The LuaLS ``---@meta`` definitions file of the Mod API (``prefabs``: the whitelist's names)."""
+    names = whitelist_prefabs() if prefabs is None else prefabs
     out = [
         "---@meta",
         "-- Arena Director Mod API v1: definitions for the Lua language server (LuaLS).",
         "-- GENERATED from coreai/lua/api_spec.py by `python -m coreai.lua.api_spec`; do not edit.",
         "-- Reference: prompts/skills/lua_modding.md. Setup: point .luarc.json's workspace.library here.",
         "",
-        '---@alias Prefab "grunt"|"runner"|"tank"|"spitter"|"boss"',
+        "---@alias Prefab " + "|".join(f'"{name}"' for name in names),
         "",
     ]
     for cls, fields in spec.classes.items():

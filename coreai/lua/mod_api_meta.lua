@@ -3,7 +3,7 @@
 -- GENERATED from coreai/lua/api_spec.py by `python -m coreai.lua.api_spec`; do not edit.
 -- Reference: prompts/skills/lua_modding.md. Setup: point .luarc.json's workspace.library here.
 
----@alias Prefab "grunt"|"runner"|"tank"|"spitter"|"boss"
+---@alias Prefab "grunt"|"runner"|"tank"|"spitter"|"charger"|"splitter"|"splitling"|"exploder"|"boss"
 
 ---@class ArenaPlayer
 ---@field x number
@@ -59,7 +59,7 @@ storage = {}
 mod = {}
 
 --- Spawn enemies through the prefab whitelist; returns their entity ids.
----@param prefab Prefab grunt, runner, tank, spitter, boss
+---@param prefab Prefab a name from the prefab whitelist
 ---@param x number
 ---@param y number
 ---@param count? integer 1..20, default 1

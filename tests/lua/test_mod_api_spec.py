@@ -9,6 +9,7 @@ import re
 from coreai.lua.api_spec import SPEC, TABLES, generate_meta, shipped_meta_text
 from coreai.lua.manager import HOOKS, ModManager
 from coreai.paths import shipped
+from game.sim.prefabs import PrefabRegistry
 
 LUA_BASICS = {
     "assert", "error", "ipairs", "next", "pairs", "pcall", "xpcall", "rawequal", "rawget", "rawlen", "rawset",
@@ -25,6 +26,23 @@ def test_shipped_definitions_are_generated_from_the_spec() -> None:
         assert f"function {fn.name}(" in text
     for hook in SPEC.hooks:
         assert f"function {hook.name}(" in text
+
+
+def test_the_prefab_alias_is_the_games_whitelist() -> None:
+    names = PrefabRegistry.load().names
+    assert len(names) >= 9 and "charger" in names  # the kinds added after the alias was first written
+    alias = next(line for line in generate_meta().splitlines() if line.startswith("---@alias Prefab "))
+    assert alias.removeprefix("---@alias Prefab ").split("|") == [f'"{n}"' for n in names]
+    assert 'alias Prefab "x"|"y"' in generate_meta(prefabs=("x", "y"))
+
+
+def test_prompts_that_list_the_whitelist_name_every_prefab() -> None:
+    """The Lua reference and the roles that write spawns name the same prefabs the game accepts."""
+    names = PrefabRegistry.load().names
+    for parts in (("skills", "lua_modding.md"), ("roles", "Creator.md"), ("roles", "Programmer.md")):
+        text = shipped("prompts", *parts).read_text(encoding="utf-8")
+        missing = [n for n in names if not re.search(rf"\b{n}\b", text)]
+        assert not missing, f"prompts/{'/'.join(parts)} does not name {missing}"
 
 
 def test_the_reference_documents_every_entry() -> None:
