@@ -18,12 +18,12 @@ from coreai.persist import loads_json
 
 # The ``Prefab`` alias lists the game's prefab whitelist, read from its data file (the one definition of
 # which enemies exist; the game's PrefabRegistry loads the same file).
-PREFAB_FILE = ("assets", "prefabs", "enemies.json")
+PREFAB_FILE = ("prefabs", "enemies.json")  # under assets/
 
 
 def whitelist_prefabs() -> tuple[str, ...]:
     """The prefab names a mod may spawn, in the data file's order."""
-    data = loads_json(shipped(*PREFAB_FILE).read_text(encoding="utf-8"))
+    data = loads_json(shipped("assets", *PREFAB_FILE).read_text(encoding="utf-8"))
     return tuple(str(name) for name in data["prefabs"])
 
 
