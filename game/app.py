@@ -5,8 +5,9 @@ over), the hotkey registry, sound, panels, toasts, screenshots and saves.
 much game time has passed) and returns the last run's summary. Other parts plug in through ``on_ready``::
 
     def wire(app: GameApp) -> None:
-        app.world_factory = lambda seed: World(seed=seed, spawner=DirectorSpawner())
-        app.arena.frame_hooks.append(lambda world, dt: queue.drain())
+        app.world_factory = lambda seed: World(seed=seed, spawner=director.spawner)
+        app.arena.frame_hooks.append(lambda world, dt: queue.drain())  # world commands, while playing
+        app.chrome_hooks.append(lambda dt: queue.drain_ui())  # panel answers and notices, every screen
         app.arena.run_start_hooks.append(lambda world: setattr(handle, "world", world))
         app.arena.activity_source = lambda: orchestrator.status_line()
         app.add_panel(director_panel, arcade.key.F10, "Director panel")
@@ -17,9 +18,7 @@ much game time has passed) and returns the last run's summary. Other parts plug 
 
 from __future__ import annotations
 
-import io
 import random
-import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -28,13 +27,12 @@ from arcade.types import Color
 from loguru import logger
 
 from coreai.errors import CoreAIError
-from coreai.paths import screenshots_dir
-from coreai.persist import atomic_write_bytes
 from coreai.settings import GameSettings, KeyBindings
 from game import hotkeys as hk
+from game.app_keys import apply_key_bindings, bind_window_hotkeys
 from game.audio import Audio
 from game.bot import Bot
-from game.controls import Controls, Gamepad, key_label
+from game.controls import Gamepad
 from game.headless import RunSummary, summarize
 from game.meta import attach_meta
 from game.options import LaunchOptions
@@ -43,7 +41,8 @@ from game.render import palette
 from game.render.overlays import HelpOverlay, Overlay, OverlayStack
 from game.render.quality import FrameGovernor
 from game.render.toasts import Toasts
-from game.saves import HighScore, SaveStore
+from game.run_records import RunRecords
+from game.screenshots import write_framebuffer_png
 from game.sim.config import SCREEN_H, SCREEN_W
 from game.sim.prefabs import PrefabRegistry
 from game.sim.world import World
@@ -103,8 +102,8 @@ class GameApp:
         self.last_screenshot: Path | None = None
         self._screenshot_requested = False
         self.show_fps = True  # F3: the HUD's FPS / enemy-count line
-        self._store: SaveStore | None = None
-        self.record_hooks: list[Callable[[RunSummary], None]] = []  # told of every finished run
+        self.records = RunRecords(self.show_toast)  # the saves folder and the hooks told of finished runs
+        self.record_hooks = self.records.hooks
         # After the last upgrade pick of a break: may show a screen of its own (the Merchant's shop) and
         # return True; that screen calls ``resume_arena`` when it is done.
         self.after_upgrade: Callable[[], bool] | None = None
@@ -115,8 +114,8 @@ class GameApp:
         self.pause_on_overlay = True
         # [game] graphics_quality: particles, glow and vignette; "auto" lowers them on a slow machine
         self.governor = FrameGovernor(self.prefs.settings.graphics_quality)
-        self._bind_hotkeys()
-        self._pause_keys: tuple[int, ...] = hk.PAUSE_KEYS
+        bind_window_hotkeys(self)
+        self.pause_keys: tuple[int, ...] = hk.PAUSE_KEYS
         self._ui_camera: arcade.Camera2D | None = None
         self.arena.input.gamepad = Gamepad(self.prefs.settings.gamepad)
         # told after the options change (the AI session follows the difficulty preset)
@@ -185,7 +184,7 @@ class GameApp:
                 sprites = [p.sprite for p in (PrefabRegistry.load().by_index(i) for i in range(5))]
             except (CoreAIError, IndexError):
                 sprites = [":resources:images/enemies/slimeGreen.png"]
-            self.title = TitleView(self, sprites, best_score=self._best_score())
+            self.title = TitleView(self, sprites, best_score=self.records.best_score())
         self.window.show_view(self.title)
 
     def _next_seed(self) -> int:
@@ -244,7 +243,7 @@ class GameApp:
             self,
             summary,
             rank=rank,
-            high_scores=self._high_scores(bots=summary.bot is not None),
+            high_scores=self.records.high_scores(bots=summary.bot is not None),
             warnings=self.saves_warnings(),
             reason="died",
             bots=summary.bot is not None,
@@ -270,58 +269,14 @@ class GameApp:
             return self.summary
         return self.current_summary()
 
-    # ------------------------------------------------------------------ saves
-    def _saves(self) -> SaveStore | None:
-        if self._store is None:
-            try:
-                self._store = SaveStore()
-            except (CoreAIError, OSError) as exc:  # an unusable saves folder: play on without saves
-                log.error("saves unavailable: {}", exc)
-                self.show_toast(f"saves unavailable: {exc}", 6.0, palette.WARN)
-        return self._store
-
+    # ------------------------------------------------------------------ saves (game/run_records.py)
     def _record(self, summary: RunSummary) -> int | None:
         self.summary = summary
-        for hook in list(self.record_hooks):
-            try:
-                hook(summary)
-            except Exception as exc:  # a plug-in must not lose the run
-                log.opt(exception=exc).error("record hook failed: {}", exc)
-        store = self._saves()
-        if store is None:
-            return None
-        try:
-            rank = store.record_run(summary)
-        except (CoreAIError, OSError) as exc:
-            log.error("could not record the run: {}", exc)
-            self.show_toast(f"run not saved: {exc}", 6.0, palette.WARN)
-            return None
-        self.recorded = True
+        self.recorded, rank = self.records.record(summary)
         return rank
 
-    def _high_scores(self, *, bots: bool = False) -> list[HighScore]:
-        store = self._saves()
-        return store.high_scores(bots=bots) if store is not None else []
-
-    def _best_score(self) -> int:
-        store = self._saves()
-        return store.best_score() if store is not None else 0
-
     def saves_warnings(self) -> list[str]:
-        store = self._saves()
-        return list(store.warnings) if store is not None else []
-
-    # ------------------------------------------------------------------ hotkeys
-    def _bind_hotkeys(self) -> None:
-        r = self.hotkeys
-        r.set_handler(hk.HELP, lambda: self.overlays.toggle(self.help))
-        for k in hk.PAUSE_KEYS:
-            r.set_handler(k, self.toggle_pause)
-        r.set_handler(hk.SCREENSHOT, self.request_screenshot)
-        r.set_handler(hk.RESTART, self.new_run)
-        r.set_handler(hk.FULLSCREEN, self.toggle_fullscreen)
-        r.set_handler(hk.MUTE, self.toggle_mute)
-        r.set_handler(hk.FPS, self.toggle_fps)
+        return self.records.warnings()
 
     # ------------------------------------------------------------------ options
     def show_options(self) -> None:
@@ -336,27 +291,8 @@ class GameApp:
         self.window.show_view(OptionsView(self, back))
 
     def apply_controls(self, bindings: KeyBindings) -> None:
-        """Use these key bindings now: the arena's input, the pause hotkey, the labels in the F1 help."""
-        controls = Controls(bindings)
-        self.arena.input.controls = controls
-        self.arena.input.clear()
-        pause = (*controls.keys("pause"), arcade.key.ESCAPE)
-        if pause != self._pause_keys:
-            for k in self._pause_keys:
-                self.hotkeys.unregister(k)
-            self.hotkeys.register(pause, "Pause / resume", self.toggle_pause)
-            self._pause_keys = pause
-        moves = ("move_up", "move_left", "move_down", "move_right")
-        labels = {
-            "Move": " ".join(key_label((getattr(bindings, a) or ["?"])[0]) for a in moves),
-            "Shoot (hold)": f"Left mouse / {controls.label('shoot')}",
-            "Dash (brief invulnerability)": controls.label("dash"),
-        }
-        for entry in self.hotkeys.entries:
-            if entry.kind == "control" and entry.description in labels:
-                entry.label = labels[entry.description]
-        self.hotkeys.version += 1
-        self.arena.set_pause_label(controls.label("pause"))
+        """Use these key bindings now (game/app_keys.py)."""
+        apply_key_bindings(self, bindings)
 
     def set_fullscreen(self, on: bool) -> None:
         try:
@@ -416,20 +352,8 @@ class GameApp:
 
     def save_screenshot(self, path: Path | None = None) -> Path:
         """Write the current framebuffer as a PNG; call after drawing a frame."""
-        image = arcade.get_image()
-        if path is None:
-            stamp = time.strftime("%Y%m%d-%H%M%S") + f"-{int(time.time() * 1000) % 1000:03d}"
-            path = screenshots_dir() / f"arena-{stamp}.png"
-            n = 1
-            while path.exists():
-                path = path.with_name(f"arena-{stamp}-{n}.png")
-                n += 1
-        buf = io.BytesIO()
-        image.convert("RGB").save(buf, format="PNG")
-        atomic_write_bytes(path, buf.getvalue())
-        self.last_screenshot = path
-        log.info("screenshot saved to {}", path)
-        return path
+        self.last_screenshot = write_framebuffer_png(path)
+        return self.last_screenshot
 
     # ------------------------------------------------------------------ chrome (drawn by every view)
     def draw_chrome(self) -> None:
