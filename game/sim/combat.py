@@ -54,8 +54,14 @@ def bullets_hit_enemies(world: World, grid: Grid) -> None:
     bi, ei = bi[fresh], ei[fresh]
     if len(bi) == 0:
         return
-    first_b, first = np.unique(bi, return_index=True)  # each bullet hits one enemy per tick
-    hit_e = ei[first]
+    # each bullet hits one enemy per tick: the nearest it overlaps (ties: the pair order, deterministic)
+    bx, by = b.view("x")[bi], b.view("y")[bi]
+    d2 = (bx - e.view("x")[ei]) ** 2 + (by - e.view("y")[ei]) ** 2
+    order = np.argsort(bi * (float(d2.max()) + 1.0) + d2, kind="stable")  # by bullet, then distance
+    bi, ei = bi[order], ei[order]
+    first = np.ones(len(bi), dtype=bool)
+    first[1:] = bi[1:] != bi[:-1]
+    first_b, hit_e = bi[first], ei[first]
     np.subtract.at(e.view("hp"), hit_e, b.view("damage")[first_b])
     e.view("hit_flash")[hit_e] = 0.12
     b.view("last_hit")[first_b] = ids[hit_e]

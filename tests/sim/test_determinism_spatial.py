@@ -64,3 +64,21 @@ def test_targets_bigger_than_a_cell_are_still_found(n: int, m: int, seed: int) -
         (int(i), int(j)) for i, j in zip(*np.nonzero(d2 < (qr[:, None] + tr[None, :]) ** 2), strict=True)
     }
     assert set(found) == expected
+
+
+def test_a_widely_spread_target_set_keeps_the_grid_small_and_exact() -> None:
+    """Targets spread over 200,000 px would need millions of cell-sized buckets: the grid widens its buckets
+    (so the table stays 16-bit and the sort a radix sort) and still finds exactly the overlaps."""
+    rng = np.random.default_rng(5)
+    tx = np.concatenate([rng.uniform(0, 400, 300), [200_000.0]])
+    ty = np.concatenate([rng.uniform(0, 400, 300), [-50_000.0]])
+    tr = rng.uniform(4, 14, len(tx))
+    qx = np.concatenate([rng.uniform(-20, 420, 200), [200_003.0]])
+    qy = np.concatenate([rng.uniform(-20, 420, 200), [-50_001.0]])
+    grid = Grid(tx, ty, 40.0)
+    assert grid.nx * grid.ny <= 1 << 16
+    qi, ti = overlap_pairs(qx, qy, 5.0, grid, tx, ty, tr)
+    d2 = (qx[:, None] - tx[None, :]) ** 2 + (qy[:, None] - ty[None, :]) ** 2
+    expected = {(int(i), int(j)) for i, j in zip(*np.nonzero(d2 < (5.0 + tr[None, :]) ** 2), strict=True)}
+    assert set(zip(qi.tolist(), ti.tolist(), strict=True)) == expected
+    assert (200, 300) in expected

@@ -102,6 +102,26 @@ def test_pierce_lets_one_bullet_hit_several_enemies() -> None:
     assert w.stats.hits == 3
 
 
+def test_a_bullet_overlapping_two_enemies_hits_the_nearer_one() -> None:
+    w = quiet_world()
+    p = w.player
+    far = w.spawn_enemy("tank", p.x + 300, p.y)
+    near = w.spawn_enemy("tank", p.x + 320, p.y + 25)  # spawned second: later in the pool and the grid
+    w.enemies.view("speed")[:] = 0.0
+    w.step(PlayerInput())  # settle separation
+    ex, ey = w.enemies.view("x").copy(), w.enemies.view("y").copy()
+    # a bullet placed between them, nearer to the second
+    bx, by = 0.4 * ex[0] + 0.6 * ex[1], 0.4 * ey[0] + 0.6 * ey[1]
+    assert (bx - ex[0]) ** 2 + (by - ey[0]) ** 2 < (26 + 5) ** 2  # it overlaps both
+    w.bullets.add(1, x=bx, y=by, vx=0.0, vy=0.0, damage=5.0, ttl=1.0, pierce=0, last_hit=-1, target=-1)
+    w.step(PlayerInput())
+    hp = dict(zip(w.enemies.view("id").tolist(), w.enemies.view("hp").tolist(), strict=True))
+    full = float(w.enemies.view("max_hp")[0])
+    assert hp[near] == pytest.approx(full - 5.0)
+    assert hp[far] == pytest.approx(full)
+    assert w.bullets.n == 0
+
+
 def test_contact_damage_respects_iframes() -> None:
     w = quiet_world()
     p = w.player
