@@ -5,13 +5,9 @@ connect/read timeouts. Every request streams, so ``LlmRequest.cancel`` stops it 
 ``complete`` is the same stream, accumulated. Streamed tool-call deltas are merged even when a local server
 leaves out their ``index`` or ``id``.
 
-Structured output: servers disagree on ``response_format``. A ``response_schema`` is sent in the first shape
-the server accepts, tried in ``STRUCTURED_FORMATS`` order: the standard ``{"type": "json_schema",
-"json_schema": {"name", "schema", "strict"}}`` (OpenAI, LM Studio, vLLM, Ollama, llama.cpp's llama-server),
-llama.cpp-python's ``{"type": "json_object", "schema": ...}`` (its server returns 500 for json_schema), plain
-``json_object``, then no ``response_format`` at all. The shape that worked is remembered per server
-(``base_url``) for the rest of the process. The schema is also stated in the system message, for servers
-without grammars.
+Structured output: a ``response_schema`` is sent in the first ``response_format`` shape the server accepts
+(``coreai.llm.openai_formats``: the shapes, their order, and the one each server took). The schema is also
+stated in the system message, for servers without grammars.
 Every failure leaves as an ``LlmError`` with a stable code (see ``map_openai_error``).
 """
 
@@ -19,8 +15,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
-import threading
 import time
 from collections.abc import Generator, Iterator
 from contextlib import closing
@@ -34,6 +28,14 @@ from pydantic import ValidationError
 from coreai.errors import LlmError, LlmErrorCode
 from coreai.llm import guard
 from coreai.llm.config import OpenAILlmConfig
+from coreai.llm.openai_formats import (
+    STRUCTURED_FORMATS,
+    error_text,
+    rejects_format,
+    remember_format,
+    remembered_format,
+    response_format_for,
+)
 from coreai.llm.openai_stream import StreamAccumulator, chunks_of
 from coreai.llm.replies import (
     check_tool_calls,
@@ -48,65 +50,6 @@ from coreai.llm.types import ChatMessage, LlmChunk, LlmRequest, LlmResult
 
 PLACEHOLDER_API_KEY = "sk-no-key-required"  # the SDK insists on a key; local servers ignore its value
 _ROUTE_MISSING = (404, 405, 501)
-
-STRUCTURED_FORMATS = ("json_schema", "json_object_schema", "json_object", "none")
-_FORMAT_REJECTED = (400, 415, 422)
-_format_lock = threading.Lock()
-_format_by_server: dict[str, str] = {}  # base_url -> the structured-output shape it accepted
-
-
-def _rejects_format(exc: openai.APIStatusError) -> bool:
-    """A refusal of the response_format (not a sick server): a 4xx, or a 5xx whose text names the field
-    (llama_cpp.server answers json_schema with a 500 carrying its validation error)."""
-    if exc.status_code in _FORMAT_REJECTED:
-        return True
-    return exc.status_code >= 500 and "response_format" in f"{_error_text(exc)} {exc.body}"
-
-
-def remembered_format(base_url: str) -> str | None:
-    with _format_lock:
-        return _format_by_server.get(base_url)
-
-
-def forget_formats() -> None:
-    """Drop what was learned about servers (tests; a server that was upgraded)."""
-    with _format_lock:
-        _format_by_server.clear()
-
-
-def _schema_name(schema: dict[str, Any]) -> str:
-    name = re.sub(r"[^A-Za-z0-9_-]", "_", str(schema.get("title") or "reply"))[:64]
-    return name or "reply"
-
-
-def _strict_ok(schema: Any) -> bool:
-    """OpenAI's strict mode needs every object closed (additionalProperties false) with all keys required."""
-    if isinstance(schema, dict):
-        if schema.get("type") == "object" or "properties" in schema:
-            props = schema.get("properties", {})
-            if schema.get("additionalProperties") is not False or set(schema.get("required", [])) != set(
-                props
-            ):
-                return False
-        return all(_strict_ok(v) for v in schema.values())
-    if isinstance(schema, list):
-        return all(_strict_ok(v) for v in schema)
-    return True
-
-
-def response_format_for(shape: str, schema: dict[str, Any]) -> dict[str, Any] | None:
-    """The ``response_format`` value of one structured-output shape (None: send none)."""
-    if shape == "json_schema":
-        return {
-            "type": "json_schema",
-            "json_schema": {"name": _schema_name(schema), "schema": schema, "strict": _strict_ok(schema)},
-        }
-    if shape == "json_object_schema":
-        return {"type": "json_object", "schema": schema}
-    if shape == "json_object":
-        return {"type": "json_object"}
-    return None
-
 
 class OpenAIBackend:
     """``LlmClient`` over an OpenAI-compatible HTTP server."""
@@ -279,7 +222,7 @@ class OpenAIBackend:
         try:
             return self._client.chat.completions.create(**kwargs)
         except openai.APIStatusError as exc:
-            if not structured or not _rejects_format(exc):
+            if not structured or not rejects_format(exc):
                 raise
             first_error = exc
         assert request.response_schema is not None
@@ -292,7 +235,7 @@ class OpenAIBackend:
                 self.base_url,
                 tried,
                 first_error.status_code,
-                _error_text(first_error)[:160],
+                error_text(first_error)[:160],
                 shape,
             )
             attempt = {k: v for k, v in kwargs.items() if k != "response_format"}
@@ -302,12 +245,11 @@ class OpenAIBackend:
             try:
                 stream = self._client.chat.completions.create(**attempt)
             except openai.APIStatusError as exc:
-                if not _rejects_format(exc):
+                if not rejects_format(exc):
                     raise
                 first_error, tried = exc, shape
                 continue
-            with _format_lock:
-                _format_by_server[self.base_url] = shape
+            remember_format(self.base_url, shape)
             log.info("{} takes structured output as {} (remembered)", self.base_url, shape)
             return stream
         raise first_error
@@ -378,7 +320,7 @@ def map_openai_error(exc: BaseException, backend: str, trace_id: str | None = No
     if isinstance(exc, openai.APIConnectionError | httpx2.TransportError | ConnectionError):
         return err(LlmErrorCode.UNAVAILABLE, f"cannot reach the server ({_cause(exc)})")
     if isinstance(exc, openai.APIStatusError):
-        status, text = exc.status_code, _error_text(exc)
+        status, text = exc.status_code, error_text(exc)
         if status == 429:
             quota = any(w in text.lower() for w in ("quota", "billing", "credit"))
             return err(LlmErrorCode.QUOTA_EXCEEDED if quota else LlmErrorCode.RATE_LIMITED, f"429: {text}")
@@ -409,13 +351,3 @@ def map_openai_error(exc: BaseException, backend: str, trace_id: str | None = No
 def _cause(exc: BaseException) -> str:
     inner = exc.__cause__ or exc.__context__
     return f"{type(inner).__name__}: {inner}"[:200] if inner is not None else str(exc)[:200]
-
-
-def _error_text(exc: openai.APIStatusError) -> str:
-    body = exc.body
-    if isinstance(body, dict):
-        inner = body.get("error", body)
-        if isinstance(inner, dict):
-            return str(inner.get("message") or inner.get("code") or inner)[:300]
-        return str(inner)[:300]
-    return (str(body) if body else exc.message)[:300]

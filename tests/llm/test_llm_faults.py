@@ -17,7 +17,8 @@ from llm_testkit import DirectorPlan, free_port
 
 from coreai.errors import LlmError, LlmErrorCode
 from coreai.llm.config import OpenAILlmConfig
-from coreai.llm.openai_backend import OpenAIBackend, forget_formats, remembered_format
+from coreai.llm.openai_backend import OpenAIBackend
+from coreai.llm.openai_formats import forget_formats, remembered_format
 from coreai.llm.replies import parse_structured
 from coreai.llm.types import ChatMessage, LlmRequest, ToolSpec
 

@@ -8,7 +8,8 @@ from pydantic import BaseModel, Field
 
 from coreai.llm.config import OpenAILlmConfig
 from coreai.llm.health import probe_openai
-from coreai.llm.openai_backend import OpenAIBackend, forget_formats, remembered_format
+from coreai.llm.openai_backend import OpenAIBackend
+from coreai.llm.openai_formats import forget_formats, remembered_format
 from coreai.llm.replies import parse_structured
 from coreai.llm.types import ChatMessage, LlmRequest, ToolCall, ToolSpec
 
