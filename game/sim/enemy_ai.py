@@ -23,7 +23,6 @@ BOSS_CHARGE_SPEED = 3.6
 def move_enemies(world: World, dt: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Move every enemy one tick; returns (dx, dy, dist) from each enemy to the player after moving."""
     e = world.enemies
-    n = e.n
     x, y = e.view("x"), e.view("y")
     px, py = world.player.x, world.player.y
     dx = px - x
@@ -32,19 +31,19 @@ def move_enemies(world: World, dt: float) -> tuple[np.ndarray, np.ndarray, np.nd
     ux, uy = dx / dist, dy / dist
     beh = e.view("behaviour")
     speed = e.view("speed") * world.params.get("enemy_speed_mult")
-    sign = np.ones(n)
     vx = ux * speed
     vy = uy * speed
-    ranged = beh == RANGED
-    if ranged.any():
-        keep = world.kind_keep_distance[e.view("kind")]
-        far = dist > keep + 40.0
-        near = dist < keep - 40.0
+    ri = np.nonzero(beh == RANGED)[0]
+    if len(ri):
+        d, rux, ruy, rs = dist[ri], ux[ri], uy[ri], speed[ri]
+        keep = world.kind_keep_distance[e.view("kind")[ri]]
+        far = d > keep + 40.0
+        near = d < keep - 40.0
         sign = np.where(far, 1.0, np.where(near, -1.0, 0.0))
-        strafe = ranged & ~far & ~near
+        strafe = ~far & ~near
         # ranged units approach or back off along the line, and circle while in their band
-        vx = np.where(ranged, ux * speed * sign - uy * speed * 0.5 * strafe, vx)
-        vy = np.where(ranged, uy * speed * sign + ux * speed * 0.5 * strafe, vy)
+        vx[ri] = rux * rs * sign - ruy * rs * 0.5 * strafe
+        vy[ri] = ruy * rs * sign + rux * rs * 0.5 * strafe
     boss = beh == BOSS
     if boss.any():
         charging = boss & (e.view("charge") > 0.0)
@@ -57,7 +56,9 @@ def move_enemies(world: World, dt: float) -> tuple[np.ndarray, np.ndarray, np.nd
     r = e.view("radius")
     np.clip(x, r, ARENA_W - r, out=x)
     np.clip(y, r, ARENA_H - r, out=y)
-    e.view("hit_flash")[:] = np.maximum(0.0, e.view("hit_flash") - dt)
+    flash = e.view("hit_flash")
+    flash -= dt
+    np.maximum(flash, 0.0, out=flash)
     return to_player(world)
 
 
@@ -100,15 +101,17 @@ def enemy_attacks(world: World, dx: np.ndarray, dy: np.ndarray, dist: np.ndarray
     """Ranged units and bosses fire enemy projectiles when their cooldown runs out."""
     e = world.enemies
     beh = e.view("behaviour")
-    shooters = (beh == RANGED) | (beh == BOSS)
-    if not shooters.any():
+    shooters = np.nonzero((beh == RANGED) | (beh == BOSS))[0]
+    if len(shooters) == 0:
         return
     cd = e.view("cooldown")
     cd[shooters] -= dt
     kind = e.view("kind")
-    keep = world.kind_keep_distance[kind]
-    ready = (beh == RANGED) & (cd <= 0.0) & (dist < np.maximum(keep, 200.0) * 1.7)
-    idx = np.nonzero(ready)[0]
+    keep = world.kind_keep_distance[kind[shooters]]
+    ready = (
+        (beh[shooters] == RANGED) & (cd[shooters] <= 0.0) & (dist[shooters] < np.maximum(keep, 200.0) * 1.7)
+    )
+    idx = shooters[ready]
     if len(idx):
         spd = world.kind_projectile_speed[kind[idx]]
         world.fire_enemy_bullets(
