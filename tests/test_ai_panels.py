@@ -26,6 +26,7 @@ from game.director.panel import IntensitySample
 from game.render import palette
 from game.render.ai_panels import AiPanels, install
 from game.render.ai_panels.console_model import exec_lines
+from game.render.ai_panels.director_panel import VALUE_CHARS, wrap_value
 from game.render.ai_panels.graph import pacing_segments, window_start
 from game.sim import events as ev
 from game.sim.world import World
@@ -427,3 +428,13 @@ def test_the_screenshot_service_returns_the_rendered_frame(game: tuple[GameApp, 
         assert png.format == "PNG" and png.size == (400, 225)
         darkest, brightest = png.convert("L").getextrema()
         assert brightest - darkest > 50, "a real frame, not a blank buffer"
+
+
+def test_a_long_status_value_wraps_inside_the_panel() -> None:
+    """F10's saturated-knob list on a strong player's run ran off the panel's right edge."""
+    text = "max pressure, pickup_rate, mix.grunt, mix.runner, mix.tank, elite_chance, tier"
+    rows = wrap_value(text, 2)
+    assert len(rows) == 2 and all(len(r) <= VALUE_CHARS for r in rows)
+    assert rows[0].startswith("max pressure") and rows[-1].endswith("...")
+    assert wrap_value("none", 3) == ["none"]
+    assert " ".join(wrap_value(text, 5)) == text

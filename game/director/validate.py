@@ -106,7 +106,7 @@ def validate_plan(
     lo, hi = PRESSURE_RANGE
     wanted_pressure = current.pressure * PRESSURE_FACTOR[plan.pressure]
     pressure = round(min(hi, max(lo, wanted_pressure)), 4)
-    if abs(pressure - wanted_pressure) > 1e-9:
+    if abs(pressure - round(wanted_pressure, 4)) > 1e-9:  # a clamp, not the rounding to 4 places
         clamped.append(f"pressure {wanted_pressure:.3g} -> {pressure:g} (knob range {lo:g}..{hi:g})")
     mix = dict(current.mix)
     for name, weight in plan.mix.items():

@@ -73,6 +73,12 @@ def test_pressure_knob_stays_in_its_range() -> None:
     assert vp.knobs.pressure == pl.PRESSURE_RANGE[0] and vp.clamped
 
 
+def test_rounding_the_pressure_is_not_reported_as_a_clamp() -> None:
+    """F10 showed "clamped: pressure 2.9 -> 2.8961 (knob range 0.2..3)" for a pressure inside its range."""
+    vp = check({"pressure": "hold", "reason": "x"}, DirectorKnobs(pressure=2.896071234))
+    assert vp.knobs.pressure == 2.8961 and not [c for c in vp.clamped if c.startswith("pressure")]
+
+
 @pytest.mark.parametrize(
     ("data", "needle"),
     [

@@ -18,6 +18,7 @@ Text lives in one batch and bars in one cached shape list, so the panel costs a 
 
 from __future__ import annotations
 
+import textwrap
 import time
 from collections.abc import Callable
 
@@ -48,6 +49,7 @@ GRAPH_MIN_H = 40.0
 KNOB_ROW_H = 18.0
 ROW_H = 16.0
 MAX_STATUS_ROWS = 10
+VALUE_CHARS = 32  # characters of the value column at its font size on the narrow dock
 # everything but the graph (on short windows the graph gives way first)
 CONTENT_H = 420.0 + KNOB_ROW_H * len(KNOBS) + ROW_H * 8
 # bar colours of the knobs in game/director/knobs.py (a knob not listed gets the XP colour)
@@ -95,8 +97,20 @@ def status_rows(panel: DirectorPanel) -> list[tuple[str, str]]:
     # director (#11): the online skill estimate and what it rests on; knobs at a bound
     rows.append(("skill", panel.skill_text()))
     rows.append(("", panel.signals_text()))
-    rows.append(("saturated", panel.saturation_text()))
+    room = max(1, MAX_STATUS_ROWS - len(rows))
+    for i, part in enumerate(wrap_value(panel.saturation_text(), room)):
+        rows.append(("saturated" if i == 0 else "", part))
     return rows[:MAX_STATUS_ROWS]
+
+
+def wrap_value(text: str, max_rows: int, width: int = VALUE_CHARS) -> list[str]:
+    """A long value over at most ``max_rows`` rows of the value column (the last one ends in "..." if the
+    text did not fit), so nothing runs off the panel's right edge."""
+    parts = textwrap.wrap(text, width) or [""]
+    if len(parts) > max_rows:
+        parts = parts[:max_rows]
+        parts[-1] = parts[-1][: width - 3].rstrip(" ,") + "..."
+    return parts
 
 
 class DirectorPanelOverlay:
