@@ -11,13 +11,18 @@ and last the user message (the request's hint).
 
 Prompt files are looked up in ``saves/prompts/`` (player or modder overrides), then ``prompts/`` (shipped),
 then a built-in fallback string, so a missing or unreadable file never stops an agent.
+
+A prompt may name facts the game owns with ``{{name}}`` placeholders (e.g. ``{{prefabs}}``, the prefab
+whitelist), filled from the library's ``variables`` when the text is read, so a role prompt never holds a
+stale copy of game data. A placeholder with no value is left as written.
 """
 
 from __future__ import annotations
 
 import json
+import re
 import threading
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -30,6 +35,7 @@ from coreai.paths import saves_root, shipped_dir
 from coreai.tools.base import Tool, canonical_contract, canonical_order
 
 _log = logger.bind(feature="agents")
+_PLACEHOLDER = re.compile(r"\{\{(\w+)\}\}")
 
 BUILTIN_UNIVERSAL = (
     "You are an agent inside the arena game Arena Director. Answer briefly. Act only through the tools you "
@@ -60,8 +66,11 @@ def _normalise(text: str) -> str:
 class PromptLibrary:
     """Finds prompt text along the override chain; files are re-read only when they change."""
 
-    def __init__(self, search_dirs: Sequence[Path] | None = None) -> None:
+    def __init__(
+        self, search_dirs: Sequence[Path] | None = None, variables: Mapping[str, str] | None = None
+    ) -> None:
         self._dirs = list(search_dirs) if search_dirs is not None else None
+        self.variables = dict(variables or {})
         self._lock = threading.Lock()
         self._cache: dict[Path, tuple[int, int, str]] = {}
 
@@ -91,8 +100,14 @@ class PromptLibrary:
         for folder in self.search_dirs():
             text = self._read(folder / relative)
             if text:
-                return text, str(folder / relative)
-        return _normalise(fallback), "built-in"
+                return self.fill(text), str(folder / relative)
+        return self.fill(_normalise(fallback)), "built-in"
+
+    def fill(self, text: str) -> str:
+        """``text`` with its ``{{name}}`` placeholders replaced by the library's variables."""
+        if not self.variables or "{{" not in text:
+            return text
+        return _PLACEHOLDER.sub(lambda m: self.variables.get(m.group(1), m.group(0)), text)
 
     def universal(self) -> str:
         return self.lookup("universal.md", BUILTIN_UNIVERSAL)[0]

@@ -58,6 +58,7 @@ class CoreAiRuntime:
         bindings: CoreAiBindings | None = None,
         memory_root: Path | None = None,
         prompt_dirs: Sequence[Path] | None = None,
+        prompt_variables: Mapping[str, str] | None = None,
     ) -> None:
         s = settings or Settings()
         self.settings = s
@@ -75,6 +76,7 @@ class CoreAiRuntime:
             retry_base_delay_s=s.llm.retry_base_delay_s,
             retry_max_delay_s=s.llm.retry_max_delay_s,
         )
+        self.prompts = PromptLibrary(prompt_dirs, prompt_variables)  # every agent's prompt text
         self.orchestrator = Orchestrator(
             self.llm,
             tools=[
@@ -83,7 +85,7 @@ class CoreAiRuntime:
                 game_state_tool(),
             ],
             composer=PromptComposer(
-                PromptLibrary(prompt_dirs), world_state_max_chars=s.prompts.world_state_max_chars
+                self.prompts, world_state_max_chars=s.prompts.world_state_max_chars
             ),
             memory=self.memory,
             events=self.events,

@@ -21,7 +21,6 @@ from coreai.logging import configure_logging
 from coreai.lua import LuaExecutionEvent, LuaExecutionFailed, LuaExecutionSucceeded, ModManager
 from coreai.mcp import McpServerThread
 from coreai.paths import logs_dir
-from coreai.prompts import PromptLibrary
 from coreai.requests import AgentResult, AiTaskRequest
 from coreai.runtime import CoreAiRuntime
 from coreai.settings import Settings, load_settings
@@ -86,7 +85,12 @@ class AiSession:
             if got != asked:
                 why = self.backends.reasons.get(asked, "not configured")
                 self.notify("warn", f"{role} uses the offline stub: {asked} unavailable ({why})")
-        self.runtime = CoreAiRuntime(self.settings, backends=self.backends.registry)
+        prefabs = PrefabRegistry.load()
+        # facts the prompts name by placeholder ({{prefabs}}), from the game's own data
+        variables = {"prefabs": ", ".join(prefabs.names)}
+        self.runtime = CoreAiRuntime(
+            self.settings, backends=self.backends.registry, prompt_variables=variables
+        )
         with self._notice_lock:
             early, self._early_notices = self._early_notices, []
         for kind, text in early:
@@ -106,7 +110,9 @@ class AiSession:
         self.mods = ModManager(host, settings=self.settings.lua)
         self.lua = MainThreadLuaRunner(self.runtime.mainloop, self.mods)
         self.programmer = QueuedOrchestrator(
-            ProgrammerRunner(self.runtime.llm, self.lua, PromptLibrary(), subscribers=(self._on_lua_event,)),
+            ProgrammerRunner(
+                self.runtime.llm, self.lua, self.runtime.prompts, subscribers=(self._on_lua_event,)
+            ),
             max_concurrent=1,
             events=self.runtime.events,
         )
@@ -116,7 +122,6 @@ class AiSession:
         self.runtime.mainloop.set_game_clock(lambda: self._game_time)
         self.mods.set_game_clock(lambda: self._game_time)
         # director: static, rules, and one mode per chat backend
-        prefabs = PrefabRegistry.load()
         self.capture = PlanCapture()
         self.difficulty = self.settings.game.difficulty  # the options screen updates it (wiring.attach)
         self.plan_sources: tuple[PlanSource, ...] = (
