@@ -20,8 +20,8 @@ Policy, first match wins:
    past it only for a player rated ``ESCALATE_SKILL`` or more; otherwise ``hold``.
 
 A raise or spike for a skilled player near the ceiling also moves the levers past pressure: elite chance up
-``ELITE_STEP``, then (once elites are ``TIER_FROM_ELITE`` common) the enemy ``tier`` up one; ``ease_off``
-brings both back down.
+``ELITE_STEP`` and ``toughness`` (HP of new spawns) up ``TOUGHNESS_STEP``, then (once elites are
+``TIER_FROM_ELITE`` common) the enemy ``tier`` up one; ``ease_off`` brings all three back down.
 
 The player's difficulty preset (``[game] difficulty``, ``game.difficulty``) scales the intensity targets
 (``COAST_INTENSITY``, ``RAISE_INTENSITY``), the HP thresholds of Recovery (``LOW_HP``, ``BOSS_LOW_HP``) and
@@ -69,14 +69,16 @@ PEAK_DUE_S = 45.0  # a Build Up this long without reaching a peak is pushed into
 PEAK_DUE_HP = 0.6
 # The skill estimate (telemetry ``skill``, 0..1) sets how far plain pressure may go: the ceiling.
 CEILING_BASE, CEILING_PER_SKILL = -0.2, 3.3
-CEILING_RANGE = (0.6, 3.0)
+CEILING_RANGE = (0.6, 2.5)
 OVER_CEILING_MARGIN = 1.35  # well above the ceiling while taking damage: ease back toward it
 OVER_CEILING_DAMAGE_15S = 0.15
 # Escalation past pressure (what a raise or spike moves once pressure reached its ceiling).
 ESCALATE_SKILL = 0.55  # elites and tiers are for players the estimate rates above this
 ELITE_STEP = 0.04
 TIER_FROM_ELITE = 0.12  # once elites are this common, a raise also moves the enemy tier up one
+TOUGHNESS_STEP = 0.25  # ... and every such raise makes new spawns this much tougher (HP multiplier)
 EASE_TIER = -1.0
+EASE_TOUGHNESS = -0.75
 EASE_MIX = {"grunt": +1.0, "spitter": -1.0, "tank": -0.5}  # mix shift per ease_off plan
 RAISE_MIX = {"runner": +1.0, "grunt": +0.5, "tank": -0.5}  # mix shift per raise / spike plan
 STRONG_RAISE_MIX = {"runner": +1.0, "grunt": +0.5, "spitter": +0.25}  # for a skilled player
@@ -162,6 +164,8 @@ def decide(s: DirectorSituation, p: Preset = NORMAL) -> dict[str, Any]:
         plan["mix"] = _shift(k.mix, allowed, EASE_MIX)
         if k.tier > 0:
             plan["tier"] = KNOB["tier"].clamp(k.tier + EASE_TIER)
+        if k.toughness > KNOB["toughness"].lo:
+            plan["toughness"] = KNOB["toughness"].clamp(k.toughness + EASE_TOUGHNESS)
         if snap.seconds_since_death < RECENT_DEATH_S:
             plan["note"] = f"player died at wave {snap.wave} with pressure {k.pressure:.2f}"
     elif pressure in ("raise", "spike"):
@@ -170,6 +174,7 @@ def decide(s: DirectorSituation, p: Preset = NORMAL) -> dict[str, Any]:
         plan["mix"] = _shift(k.mix, allowed, STRONG_RAISE_MIX if skilled else RAISE_MIX)
         if skilled and k.pressure >= pressure_ceiling(snap.skill, p) * 0.75:
             plan["elite_chance"] = KNOB["elite_chance"].clamp(k.elite_chance + ELITE_STEP)
+            plan["toughness"] = KNOB["toughness"].clamp(k.toughness + TOUGHNESS_STEP)
             if k.elite_chance >= TIER_FROM_ELITE:
                 plan["tier"] = KNOB["tier"].clamp(k.tier + 1.0)
         if pressure == "spike" and "swarm" in s.events:

@@ -14,8 +14,8 @@ from game.director.plan import DirectorKnobs
 
 EPS = 1e-6
 EASIER_WHEN_HIGH = frozenset({"pickup_rate"})  # knobs whose high end is the easy end
-ESCALATION = frozenset({"pressure", "elite_chance", "tier"})  # the levers a raise or spike moves
-EASING = frozenset({"pressure", "elite_chance", "tier", "pickup_rate"})
+ESCALATION = frozenset({"pressure", "elite_chance", "tier", "toughness"})  # the levers a raise or spike moves
+EASING = frozenset({"pressure", "elite_chance", "tier", "toughness", "pickup_rate"})
 
 
 @dataclass(frozen=True)

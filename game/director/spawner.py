@@ -7,9 +7,11 @@ Elites cost ``ELITE_COST_MULT`` times the card.
 
 Levers past the income multiplier: above pressure 1 groups come faster and bigger (``group_interval``,
 ``max_group``) and from every side (``SURROUND_*``), so a high pressure knob buys more than the base group
-rate could spend; the ``tier`` knob reads the cards and the credit curve that many waves ahead (tougher
-prefabs sooner, more credits). Easing: below pressure 1 the live cap shrinks with pressure
-(``live_cap_for``), so eased pressure never leaves a first-time player facing dozens of enemies at once.
+rate could spend; the ``toughness`` knob multiplies the HP of what it spawns (and a little of its speed), the
+lever that adds threat without adding kills; the ``tier`` knob reads the cards and the credit curve that many
+waves ahead (tougher prefabs sooner, more credits). Easing: below pressure 1 the live cap shrinks with
+pressure (``live_cap_for``), so eased pressure never leaves a first-time player facing dozens of enemies at
+once.
 
 Variety: the same prefab fills at most ``VARIETY_RUN`` groups in a row while another card is affordable, and
 a card so cheap that a full group would barely dent the bank is skipped when a pricier one is affordable.
@@ -49,6 +51,7 @@ MAX_GROUP_CAP = 10  # ... up to this
 LIVE_CAP_BASE = 8  # live cap at pressure 0 ...
 LIVE_CAP_PER_PRESSURE2 = 30  # ... plus this times pressure squared (never above LIVE_CAP): 38 at 1, 128 at 2
 VARIETY_RUN = 2
+TOUGH_SPEED_PER_X = 0.05  # toughness 2 also makes director spawns 5% faster
 TOO_CHEAP_GROUPS = 2.0  # a card is "too cheap" when the bank holds this many full groups of it
 BANK_MAX_S = 20.0  # the bank never holds more than this many seconds of build-up income
 BOSS_MIN_PRESSURE = 0.6  # a boss wave's boss stays home while the director has eased pressure below this
@@ -118,6 +121,19 @@ def max_group(pressure: float) -> int:
     return min(MAX_GROUP_CAP, MAX_GROUP + int(GROUP_SIZE_PER_PRESSURE * max(0.0, pressure - 1.0)))
 
 
+def toughen(world: World, first: int, toughness: float) -> None:
+    """Scale the HP (and, by ``TOUGH_SPEED_PER_X``, the speed) of the enemies spawned from pool row ``first``
+    on: the ``toughness`` knob. It adds threat without adding kills (the XP a kill gives is unchanged), so
+    escalating with it does not also level the player up faster, as more or pricier enemies do."""
+    if toughness == 1.0 or world.enemies.n <= first:
+        return
+    rows = slice(first, world.enemies.n)
+    e = world.enemies
+    e.hp[rows] *= toughness
+    e.max_hp[rows] *= toughness
+    e.speed[rows] *= 1.0 + TOUGH_SPEED_PER_X * (toughness - 1.0)
+
+
 def live_cap_for(pressure: float, cap: int = LIVE_CAP) -> int:
     """How many enemies may be alive at once at this pressure."""
     return min(cap, int(LIVE_CAP_BASE + LIVE_CAP_PER_PRESSURE2 * pressure * pressure))
@@ -169,9 +185,11 @@ class CreditSpawner:
         if self.credits < unit * size:
             return
         angle = self.placer.side_angle(world.rng, self.knobs.pressure)
+        first = world.enemies.n
         for _ in range(size):
             x, y = self.placer.position(world, angle)
             world.spawn_enemy(card.prefab, x, y, elite=elite, source="director")
+        toughen(world, first, self.knobs.toughness)
         self.credits -= unit * size
         self.spawned += size
         self.recent.append(card.prefab)

@@ -130,7 +130,9 @@ def test_saturated_knobs_are_listed_and_exhaustion_flagged() -> None:
     knobs = DirectorKnobs(pressure=3.0, elite_chance=0.35, tier=4.0, pickup_rate=0.25)
     sat = saturation(knobs)
     assert {"pressure", "elite_chance", "tier", "pickup_rate"} <= set(sat.up)
-    assert sat.escalation_exhausted and "max" in sat.describe()
+    assert not sat.escalation_exhausted  # toughness still has room: the lever that adds no kills (no XP)
+    sat = saturation(knobs.model_copy(update={"toughness": 4.0}))
+    assert "toughness" in sat.up and sat.escalation_exhausted and "max" in sat.describe()
     assert not saturation(DirectorKnobs()).escalation_exhausted
 
 

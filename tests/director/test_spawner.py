@@ -186,3 +186,23 @@ def test_boss_wave_brings_the_boss_unless_pressure_was_eased() -> None:
         w.start_wave(5)
         bosses = int((w.enemies.view("kind") == w.prefabs.index("boss")).sum())
         assert bosses == expect
+
+
+def test_toughness_multiplies_the_hp_of_new_spawns() -> None:
+    """The toughness knob: the same seed spawns the same enemies, with toughness x their HP and max HP (and a
+    little more speed)."""
+    plain, tough = CreditSpawner(), CreditSpawner(DirectorKnobs(toughness=2.0))
+    rows = []
+    for sp in (plain, tough):
+        w = world_with(sp)
+        spawn_log(w, 3.0)
+        e = w.enemies
+        assert e.n > 0
+        rows.append(
+            (e.view("kind").copy(), e.view("max_hp").copy(), e.view("hp").copy(), e.view("speed").copy())
+        )
+    (k1, m1, _h1, s1), (k2, m2, h2, s2) = rows
+    n = min(len(k1), len(k2))
+    assert n > 0 and (k1[:n] == k2[:n]).all()
+    assert np.allclose(m2[:n], 2.0 * m1[:n]) and np.allclose(h2[:n], m2[:n])
+    assert (s2[:n] > s1[:n]).all()
