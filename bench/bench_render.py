@@ -69,7 +69,8 @@ def bare_list(scene: Scene) -> arcade.SpriteList[arcade.BasicSprite]:
     import arcade
 
     bare: arcade.SpriteList[arcade.BasicSprite] = arcade.SpriteList(capacity=4096)
-    pools = [scene.pickups.gems, scene.pickups.hearts, scene.enemies.sprites, scene.bullets.pool]
+    pools = [scene.pickups.gems, scene.pickups.hearts, scene.enemies.sprites]
+    pools += [core for _, core in scene.bullets.pools.values()]  # the player's shots, per weapon
     pools.append(scene.enemy_bullets.core)
     for pool in pools:
         for s in pool.sprites[: pool.shown]:
