@@ -1,6 +1,10 @@
 """The arena floor: checkered plates, a grid, scattered studs and a glowing border, built once into two
 ``ShapeElementList``s (one draw call each per frame).
 
+The grid is drawn as 1 px GL lines (a major line is two adjacent ones), not as thin quads: on software GL
+(llvmpipe) a long 1 px wide quad costs far more to rasterise than the line it looks like (measured in the
+render benchmark: the grid went from about a full-screen fill to a few percent of the frame).
+
 The floor colour itself is the clear colour of the screens that show the arena (``palette.FLOOR``, see
 ``AppView.clear_color``), so no full-arena quad is filled every frame (on software GL each full-screen fill
 costs as much as a thousand sprites); dark strips outside the rim keep the space past the arena dark. At low
@@ -9,7 +13,12 @@ graphics quality only the grid and the rim are drawn (``draw(detailed=False)``).
 from __future__ import annotations
 
 import numpy as np
-from arcade.shape_list import Shape, ShapeElementList, create_rectangles_filled_with_colors
+from arcade.shape_list import (
+    Shape,
+    ShapeElementList,
+    create_lines_with_colors,
+    create_rectangles_filled_with_colors,
+)
 from arcade.types import Color
 
 from game.render import palette
@@ -59,21 +68,21 @@ class Floor:
                     x0, y0 = i * self.PLATE, j * self.PLATE
                     rects.append((x0, y0, min(w, x0 + self.PLATE), min(h, y0 + self.PLATE)))
                     colors.append(palette.FLOOR_ALT)
-        lines: list[Rect] = []
+        line_pts: list[tuple[float, float]] = []
         line_colors: list[Color] = []
         x = self.CELL
         while x < w:
             major = x % self.PLATE == 0
-            t = 2.0 if major else 1.0
-            lines.append((x - t / 2, 0.0, x + t / 2, h))
-            line_colors.append(palette.GRID_MAJOR if major else palette.GRID)
+            for off in (-0.5, 0.5) if major else (0.0,):
+                line_pts += [(x + off, 0.0), (x + off, h)]
+                line_colors += [palette.GRID_MAJOR if major else palette.GRID] * 2
             x += self.CELL
         y = self.CELL
         while y < h:
             major = y % self.PLATE == 0
-            t = 2.0 if major else 1.0
-            lines.append((0.0, y - t / 2, w, y + t / 2))
-            line_colors.append(palette.GRID_MAJOR if major else palette.GRID)
+            for off in (-0.5, 0.5) if major else (0.0,):
+                line_pts += [(0.0, y + off), (w, y + off)]
+                line_colors += [palette.GRID_MAJOR if major else palette.GRID] * 2
             y += self.CELL
         # studs where major lines cross, and a sprinkle of floor scuffs to read motion against
         for i in range(1, nx):
@@ -88,7 +97,7 @@ class Floor:
             rects.append((cx - s, cy - s, cx + s, cy + s))
             colors.append(Color(36, 41, 58) if rng.random() < 0.7 else Color(44, 50, 70))
         self.detail.append(_quads(rects, colors))
-        self.shapes.append(_quads(lines, line_colors))
+        self.shapes.append(create_lines_with_colors(line_pts, line_colors))
         # outside the arena: the background colour (the screen is cleared to the floor colour)
         b, g, far = self.BORDER, self.GLOW, 4000.0
         outside = [

@@ -1,7 +1,9 @@
 """The heads-up display, drawn in screen space: HP and dash bars, wave and wave timer, score, run time,
 kills, FPS, the XP/level bar, the boss HP bar, a centre banner ("WAVE 3"), the damage/low-HP vignette and one
 line of agent activity. Text objects are created once and re-laid-out only when their string changes. The
-text groups sit on translucent plates (``PLATE``) so they stay readable over a crowd of enemies."""
+text groups sit on translucent plates (``PLATE``) so they stay readable over a crowd of enemies. Plates and
+bars go into one ``RectBatch`` and the labels into one ``LayeredText``: the HUD is two draw calls a frame
+(plus the vignette and the banner when they show)."""
 
 from __future__ import annotations
 
@@ -12,7 +14,7 @@ import numpy as np
 from arcade.types import LBWH, Color
 
 from game.render import palette, textures
-from game.render.widgets import Label, ShadowLabel, draw_bar
+from game.render.widgets import Label, LayeredText, RectBatch, ShadowLabel, draw_bar
 from game.sim.config import wave_duration, xp_for_level
 from game.sim.world import World
 
@@ -70,12 +72,7 @@ class Banner:
         self.sub.draw()
 
 
-PLATE = Color(8, 10, 18, 165)
-
-
-def plate(left: float, bottom: float, width: float, height: float) -> None:
-    """The translucent backing behind a group of HUD text."""
-    arcade.draw_lbwh_rectangle_filled(left, bottom, width, height, PLATE)
+PLATE = Color(8, 10, 18, 165)  # the translucent backing behind a group of HUD text
 
 
 class Hud:
@@ -84,8 +81,10 @@ class Hud:
     def __init__(self, world_prefabs_boss: list[int]) -> None:
         self.boss_kinds = np.array(world_prefabs_boss, dtype=np.int64)
         f = palette.FONT
+        self.rects = RectBatch()
+        self.texts = tb = LayeredText()
         self.hp = ShadowLabel(
-            "", 0, 0, font_size=12, anchor_x="center", anchor_y="center", font_name=f, bold=True
+            "", 0, 0, layer=tb, font_size=12, anchor_x="center", anchor_y="center", font_name=f, bold=True
         )
         self.hp_tag = ShadowLabel("HP", 0, 0, font_size=11, anchor_y="center", color=palette.TEXT_DIM)
         self.wave = ShadowLabel(
@@ -93,21 +92,33 @@ class Hud:
             0,
             0,
             offset=2,
+            layer=tb,
             font_size=24,
             anchor_x="center",
             bold=True,
             color=palette.WAVE,
         )
-        self.timer = ShadowLabel("", 0, 0, font_size=14, anchor_x="center")
-        self.score = ShadowLabel("", 0, 0, font_size=22, anchor_x="right", bold=True)
-        self.stats = ShadowLabel("", 0, 0, font_size=11, anchor_x="right", color=palette.TEXT_DIM)
-        self.level = ShadowLabel("", 0, 0, font_size=13, bold=True, color=palette.XP)
+        self.timer = ShadowLabel("", 0, 0, layer=tb, font_size=14, anchor_x="center")
+        self.score = ShadowLabel("", 0, 0, layer=tb, font_size=22, anchor_x="right", bold=True)
+        self.stats = ShadowLabel("", 0, 0, layer=tb, font_size=11, anchor_x="right", color=palette.TEXT_DIM)
+        self.level = ShadowLabel("", 0, 0, layer=tb, font_size=13, bold=True, color=palette.XP)
         self.fps = Label(
-            "", 0, 0, font_size=10, anchor_x="right", color=palette.TEXT_DIM, font_name=palette.FONT_MONO
+            "",
+            0,
+            0,
+            layer=tb,
+            font_size=10,
+            anchor_x="right",
+            color=palette.TEXT_DIM,
+            font_name=palette.FONT_MONO,
         )
-        self.boss = ShadowLabel("", 0, 0, font_size=13, anchor_x="center", bold=True, color=palette.BOSS)
-        self.activity = ShadowLabel("", 0, 0, font_size=11, color=palette.XP, font_name=palette.FONT_NARROW)
-        self.badge = ShadowLabel("", 0, 0, font_size=11, anchor_x="center", color=palette.GOOD)
+        self.boss = ShadowLabel(
+            "", 0, 0, layer=tb, font_size=13, anchor_x="center", bold=True, color=palette.BOSS
+        )
+        self.activity = ShadowLabel(
+            "", 0, 0, layer=tb, font_size=11, color=palette.XP, font_name=palette.FONT_NARROW
+        )
+        self.badge = ShadowLabel("", 0, 0, layer=tb, font_size=11, anchor_x="center", color=palette.GOOD)
         self.banner = Banner()
         self._hp_shown = 1.0  # the red bar drains smoothly; a pale "recent damage" bar lags behind
 
@@ -135,16 +146,29 @@ class Hud:
     ) -> None:
         p = world.player
         m = self.MARGIN
+        rects = self.rects
+        rects.begin()
+        self.texts.begin()
         if vignette:  # off at low graphics quality (game.render.quality)
             self._vignette(width, height, p.hp_fraction, damage_flash, t)
         # ---- HP and dash, top left
         bar_w, bar_h = 300.0, 22.0
         top = height - m - bar_h
-        plate(m - 10, top - 17, bar_w + 50, bar_h + 27)
+        rects.add(m - 10, top - 17, bar_w + 50, bar_h + 27, PLATE)
         hp_col = palette.HP_LOW if p.hp_fraction < 0.3 and int(t * 4) % 2 == 0 else palette.HP
-        draw_bar(m + 30, top, bar_w, bar_h, self._hp_shown, Color(255, 220, 220, 160), palette.HP_BACK)
         draw_bar(
-            m + 30, top, bar_w, bar_h, p.hp_fraction, hp_col, Color(0, 0, 0, 0), edge=Color(0, 0, 0, 180)
+            m + 30, top, bar_w, bar_h, self._hp_shown, Color(255, 220, 220, 160), palette.HP_BACK, rects=rects
+        )
+        draw_bar(
+            m + 30,
+            top,
+            bar_w,
+            bar_h,
+            p.hp_fraction,
+            hp_col,
+            Color(0, 0, 0, 0),
+            edge=Color(0, 0, 0, 180),
+            rects=rects,
         )
         self.hp_tag.move(m, top + bar_h / 2)
         self.hp_tag.draw()
@@ -160,9 +184,10 @@ class Hud:
             dash_ready,
             palette.DASH if dash_ready >= 1.0 else Color(60, 140, 120),
             Color(20, 40, 40, 200),
+            rects=rects,
         )
         # ---- wave and timer, top centre
-        plate(width / 2 - 124, height - m - 66, 248, 66 + m - 6)
+        rects.add(width / 2 - 124, height - m - 66, 248, 66 + m - 6, PLATE)
         self.wave.set(f"WAVE {world.wave}")
         self.wave.move(width / 2, height - m - 24)
         self.wave.draw()
@@ -171,7 +196,9 @@ class Hud:
         self.timer.move(width / 2, height - m - 48)
         self.timer.draw()
         frac = left / wave_duration(world.wave)
-        draw_bar(width / 2 - 110, height - m - 58, 220, 4, frac, palette.WAVE, Color(60, 50, 20, 200))
+        draw_bar(
+            width / 2 - 110, height - m - 58, 220, 4, frac, palette.WAVE, Color(60, 50, 20, 200), rects=rects
+        )
         if badge:
             self.badge.set(badge)
             self.badge.move(width / 2, height - m - 78)
@@ -180,7 +207,7 @@ class Hud:
         self.score.set(f"{world.stats.score:,}")
         self.stats.set(f"TIME {clock(world.time)}   KILLS {world.stats.kills:,}")
         text_w = max(self.score.text.content_width, self.stats.text.content_width)
-        plate(width - m - text_w - 12, height - m - 52, text_w + 12 + m - 6, 52 + m - 6)
+        rects.add(width - m - text_w - 12, height - m - 52, text_w + 12 + m - 6, 52 + m - 6, PLATE)
         self.score.move(width - m, height - m - 24)
         self.score.draw()
         self.stats.move(width - m, height - m - 44)
@@ -197,21 +224,25 @@ class Hud:
             palette.XP,
             palette.XP_BACK,
             edge=Color(0, 0, 0, 160),
+            rects=rects,
         )
         self.level.set(f"LV {p.level}")
         self.activity.set(activity[:140])
         right = m + 70 + self.activity.text.content_width if activity else m + self.level.text.content_width
-        plate(m - 8, 23, right - m + 16, 22)
+        rects.add(m - 8, 23, right - m + 16, 22, PLATE)
         self.level.move(m, 28)
         self.level.draw()
         if show_fps:
             self.fps.set(f"{fps:4.0f} FPS  {world.enemies.n:5,d} enemies")
-            plate(width - m - self.fps.text.content_width - 8, 23, self.fps.text.content_width + 16, 22)
+            fps_w = self.fps.text.content_width
+            rects.add(width - m - fps_w - 8, 23, fps_w + 16, 22, PLATE)
             self.fps.move(width - m, 28)
             self.fps.draw()
         if activity:
             self.activity.move(m + 70, 28)
             self.activity.draw()
+        rects.draw()
+        self.texts.draw()
         self.banner.draw(width, height)
 
     @staticmethod
@@ -242,6 +273,7 @@ class Hud:
             palette.BOSS,
             Color(40, 16, 60, 220),
             edge=Color(0, 0, 0, 200),
+            rects=self.rects,
         )
 
     def _vignette(self, width: float, height: float, hp_fraction: float, flash: float, t: float) -> None:
