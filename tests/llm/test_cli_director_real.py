@@ -61,10 +61,15 @@ def test_the_bundled_model_directs_a_real_time_run(saves_dir: Path, model_path: 
 def test_a_real_llama_cpp_server_directs_a_real_time_run(saves_dir: Path, llama_server: Any) -> None:
     # a player who points the game at a server routes the agents there too (README, "Use another model
     # server"); otherwise the in-process model's start-up warm-up competes with the server for two cores
-    roles = "".join(f'{role} = "openai"\n' for role in ("Creator", "Analyzer", "Merchant", "Chat"))
+    roles = "".join(
+        f'{role} = "openai"\n' for role in ("Creator", "Programmer", "Analyzer", "Merchant", "Chat")
+    )
     (saves_dir / "settings.toml").write_text(
-        f'[llm.openai]\nbase_url = "{llama_server.base_url}"\nmodel = "smollm2"\n[llm.backends]\n{roles}',
+        f'[llm]\ndefault_backend = "openai"\n[llm.openai]\nbase_url = "{llama_server.base_url}"\n'
+        f'model = "smollm2"\n[llm.backends]\n{roles}',
         encoding="utf-8",
     )
     summary, decisions = play(saves_dir, "openai")
     check(summary, decisions, "openai")
+    log = (saves_dir / "logs" / "coreai.log").read_text(encoding="utf-8")
+    assert "local model: loading" not in log, "nothing routes to the in-process model"
