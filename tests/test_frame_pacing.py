@@ -20,7 +20,6 @@ from game.views.arena import MAX_STEPS_PER_FRAME, SIM_BUDGET_S
 pytestmark = pytest.mark.window
 
 
-
 def played(app: GameApp, fps: float, seconds: float) -> float:
     """Game seconds that pass in ``seconds`` of real time at ``fps`` frames a second."""
     world = app.world

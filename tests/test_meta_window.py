@@ -17,7 +17,6 @@ from game.views.gameover import GameOverView
 pytestmark = pytest.mark.window
 
 
-
 def die(app: GameApp) -> None:
     world = app.world
     assert world is not None

@@ -3,7 +3,7 @@
 -- GENERATED from coreai/lua/api_spec.py by `python -m coreai.lua.api_spec`; do not edit.
 -- Reference: prompts/skills/lua_modding.md. Setup: point .luarc.json's workspace.library here.
 
----@alias Prefab "grunt"|"runner"|"tank"|"spitter"|"charger"|"splitter"|"splitling"|"exploder"|"boss"
+---@alias Prefab "grunt"|"runner"|"tank"|"spitter"|"charger"|"splitter"|"splitling"|"exploder"|"boss"|"shielder"
 
 ---@class ArenaPlayer
 ---@field x number

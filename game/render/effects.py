@@ -185,6 +185,8 @@ class Effects:
                     )
             elif isinstance(e, ev.EnemyHit):
                 sparks += e.count
+            elif isinstance(e, ev.ShieldBlocked):
+                self.particles.burst(e.x, e.y, Color(150, 215, 255), 3, speed=150, size=7, life=0.22)
             elif isinstance(e, ev.Exploded):
                 self.particles.burst(e.x, e.y, palette.WARN, 40, speed=e.radius * 3.0, size=14, life=0.45)
                 self.shake = max(self.shake, 9.0)

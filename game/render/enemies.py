@@ -3,25 +3,45 @@
 Each frame the visible enemies are picked with a numpy mask against the camera's rectangle; the sprite in slot
 ``j`` shows the ``j``-th of them. Per-sprite work is a single loop that sets position and scale, and touches
 the texture or colour only when they change. Sprites face the player, squash when hit, flash red, and elites
-get a gold tint and aura; bosses telegraph their charge with a red ring.
+get a gold tint and aura; bosses telegraph their charge with a red ring; a shielded enemy carries its front
+shield as a bright arc on the side it faces.
 """
 
 from __future__ import annotations
 
 import math
+from functools import cache
 
 import numpy as np
+import PIL.Image
+import PIL.ImageDraw
+from arcade import Texture
 from arcade.types import Color
 
 from game.render import palette, textures
 from game.render.pool import SpritePool
-from game.sim.prefabs import PrefabRegistry
+from game.sim.enemy_kinds import SHIELD_ARC
+from game.sim.prefabs import SHIELDED, PrefabRegistry
 from game.sim.world import World
 
 CULL_MARGIN = 140.0
 DETAIL_LIMIT = 1200  # more visible enemies than this: no wobble, no shadows (keeps the per-frame loop cheap)
 WHITE = Color(255, 255, 255, 255)
 SHADOW = Color(0, 0, 0, 110)
+SHIELD = Color(150, 215, 255, 235)
+SHIELD_TEX = 128
+
+
+@cache
+def shield_texture() -> Texture:
+    """A white arc ``SHIELD_ARC`` wide around the texture's centre, facing +x (tinted, rotated per sprite)."""
+    size = SHIELD_TEX
+    img = PIL.Image.new("RGBA", (size, size), (0, 0, 0, 0))
+    draw = PIL.ImageDraw.Draw(img)
+    half = math.degrees(SHIELD_ARC) / 2
+    draw.arc((4, 4, size - 4, size - 4), -half, half, fill=(255, 255, 255, 255), width=9)  # y down: symmetric
+    draw.arc((14, 14, size - 14, size - 14), -half + 8, half - 8, fill=(255, 255, 255, 110), width=6)
+    return textures._texture(img, f"arena-shield-{size}")
 
 
 class EnemyLayer:
@@ -43,6 +63,7 @@ class EnemyLayer:
         self.shadows = SpritePool(textures.glow(), capacity=1024, color=SHADOW)
         self.auras = SpritePool(textures.glow(), capacity=64, additive=True)
         self.rings = SpritePool(textures.ring(), capacity=8, additive=True)
+        self.shields = SpritePool(shield_texture(), capacity=32, rotating=True, color=SHIELD)
         # a hit enemy is drawn a second time, additively: its own silhouette lights up white
         self.flashes = SpritePool(self._textures[0], capacity=128, additive=True)
         self._tex_of: list[int] = []
@@ -69,6 +90,7 @@ class EnemyLayer:
             self.auras.hide_all()
             self.rings.hide_all()
             self.flashes.hide_all()
+            self.shields.hide_all()
             return
         kind = e.view("kind")[idx].astype(np.int64)
         ex, ey = x[idx], y[idx]
@@ -123,6 +145,20 @@ class EnemyLayer:
             f.scale = (sx[j], sy[j])
             f.alpha = a
         self._sync_auras(world, idx, ex, ey, radius, elite, kind, t, glow)
+        self._sync_shields(world, idx, ex, ey, radius)
+
+    def _sync_shields(
+        self, world: World, idx: np.ndarray, ex: np.ndarray, ey: np.ndarray, radius: np.ndarray
+    ) -> None:
+        e = world.enemies
+        j = np.nonzero(e.view("behaviour")[idx] == SHIELDED)[0][:512]
+        fx, fy = e.view("dir_x")[idx[j]], e.view("dir_y")[idx[j]]
+        ang = np.degrees(-np.arctan2(fy, fx)).tolist()  # arcade angles: clockwise degrees
+        scale = (radius[j] * 2.9 / SHIELD_TEX).tolist()
+        for s, k, a, sc in zip(self.shields.show(len(j)), j.tolist(), ang, scale, strict=True):
+            s.position = (float(ex[k]), float(ey[k]))
+            s.angle = a  # type: ignore[attr-defined]
+            s.scale = sc
 
     def _sync_auras(
         self,
@@ -159,3 +195,4 @@ class EnemyLayer:
         self.rings.draw()
         self.sprites.draw()
         self.flashes.draw()
+        self.shields.draw()

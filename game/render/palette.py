@@ -54,5 +54,6 @@ KILL_COLOURS: dict[str, Color] = {
     "splitter": Color(90, 170, 255),
     "splitling": Color(150, 210, 255),
     "exploder": Color(255, 150, 60),
+    "shielder": Color(150, 215, 255),
 }
 KILL_DEFAULT = Color(255, 255, 255)

@@ -62,13 +62,22 @@ def bullets_hit_enemies(world: World, grid: Grid) -> None:
     first = np.ones(len(bi), dtype=bool)
     first[1:] = bi[1:] != bi[:-1]
     first_b, hit_e = bi[first], ei[first]
+    stopped = enemy_kinds.blocked(world, b.view("x")[first_b], b.view("y")[first_b], hit_e)
+    if stopped.any():
+        gone = first_b[stopped]
+        gx, gy = b.view("x")[gone].tolist(), b.view("y")[gone].tolist()
+        for x, y in list(zip(gx, gy, strict=True))[: enemy_kinds.MAX_BLOCK_EVENTS]:
+            world.events.append(ev.ShieldBlocked(x, y))
+        b.view("pierce")[gone] = -1  # a shield stops a bullet whatever its pierce
+        first_b, hit_e = first_b[~stopped], hit_e[~stopped]
     np.subtract.at(e.view("hp"), hit_e, b.view("damage")[first_b])
     e.view("hit_flash")[hit_e] = 0.12
     b.view("last_hit")[first_b] = ids[hit_e]
     pierce = b.view("pierce")
     pierce[first_b] -= 1
     world.stats.hits += len(first_b)
-    world.events.append(ev.EnemyHit(len(first_b)))
+    if len(first_b):
+        world.events.append(ev.EnemyHit(len(first_b)))
     if (pierce < 0).any():
         b.keep(pierce >= 0)
 

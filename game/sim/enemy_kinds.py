@@ -7,6 +7,10 @@
   explodes: ``damage`` to the player within ``blast_radius``, and it is gone (no kill, no XP). Killing it
   first defuses it.
 - ``splitter``: on death splits into ``split_count`` ``split_into`` enemies around where it died.
+- ``shielded``: chases with a front shield (``SHIELD_ARC`` wide) that turns toward the player at only
+  ``SHIELD_TURN`` rad/s; a player bullet that reaches it from the front is stopped, whatever its pierce
+  (``blocked``). Get round it (dash, circle), or use what is not a bullet: orbit blades, the lance, chain
+  lightning. Its facing is ``dir_x``/``dir_y``.
 
 State lives in the enemy pool: ``pattern`` (0 chase, 1 winding up / fusing, 2 dashing), ``charge`` (time
 left in the current state), ``cooldown`` (time to the next dash), ``dir_x``/``dir_y`` (dash direction).
@@ -20,7 +24,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from game.sim import events as ev
-from game.sim.prefabs import CHARGER, EXPLODER
+from game.sim.prefabs import CHARGER, EXPLODER, SHIELDED
 
 if TYPE_CHECKING:
     from game.sim.world import World
@@ -32,6 +36,10 @@ FUSE_TRIGGER = 0.55  # of blast_radius: how close an exploder gets before it lig
 FUSE_SLOWDOWN = 0.3
 SPLIT_SPREAD = 26.0
 CHASE, WINDUP, DASH = 0, 1, 2
+SHIELD_TURN = 1.4  # rad/s
+SHIELD_ARC = math.radians(120.0)  # the front the shield covers
+SHIELD_COS = math.cos(SHIELD_ARC / 2)
+MAX_BLOCK_EVENTS = 16  # per tick
 
 
 def steer(
@@ -44,8 +52,11 @@ def steer(
     vy: np.ndarray,
     dt: float,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Velocities for chargers and exploders (others pass through unchanged)."""
+    """Velocities for chargers and exploders (others pass through unchanged); shields turn."""
     e = world.enemies
+    shielded = np.nonzero(beh == SHIELDED)[0]
+    if len(shielded):
+        _turn_shields(world, shielded, ux, uy, dt)
     chargers = np.nonzero(beh == CHARGER)[0]
     if len(chargers):
         vx, vy = _chargers(world, chargers, dist, ux, uy, vx, vy, dt)
@@ -98,6 +109,34 @@ def _chargers(
     dash = world.kind_dash_speed[e.view("kind")[dashing]] * world.params.get("enemy_speed_mult")
     vx[dashing], vy[dashing] = dir_x[dashing] * dash, dir_y[dashing] * dash
     return vx, vy
+
+
+def _turn_shields(world: World, idx: np.ndarray, ux: np.ndarray, uy: np.ndarray, dt: float) -> None:
+    e = world.enemies
+    fx, fy = e.view("dir_x"), e.view("dir_y")
+    new = (fx[idx] == 0.0) & (fy[idx] == 0.0)  # just spawned: facing the player
+    if new.any():
+        j = idx[new]
+        fx[j], fy[j] = ux[j], uy[j]
+    heading = np.arctan2(fy[idx], fx[idx])
+    want = np.arctan2(uy[idx], ux[idx])
+    diff = (want - heading + math.pi) % (2 * math.pi) - math.pi
+    heading += np.clip(diff, -SHIELD_TURN * dt, SHIELD_TURN * dt)
+    fx[idx], fy[idx] = np.cos(heading), np.sin(heading)
+
+
+def blocked(world: World, bx: np.ndarray, by: np.ndarray, ei: np.ndarray) -> np.ndarray:
+    """Which of these bullet hits (bullet positions, enemy indices) a front shield stops."""
+    e = world.enemies
+    out = e.view("behaviour")[ei] == SHIELDED
+    if not out.any():
+        return out
+    j = np.nonzero(out)[0]
+    k = ei[j]
+    rx, ry = bx[j] - e.view("x")[k], by[j] - e.view("y")[k]
+    front = rx * e.view("dir_x")[k] + ry * e.view("dir_y")[k] > SHIELD_COS * np.sqrt(rx * rx + ry * ry)
+    out[j] = front
+    return out
 
 
 def detonate(world: World, dist: np.ndarray, dt: float) -> None:

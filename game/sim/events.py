@@ -108,6 +108,14 @@ class Exploded:
     radius: float
 
 
+@dataclass(frozen=True)
+class ShieldBlocked:
+    """A shielded enemy's front shield stopped a player bullet at (x, y) (one event per bullet, capped)."""
+
+    x: float
+    y: float
+
+
 Event = (
     EnemySpawned
     | EnemyKilled
@@ -124,4 +132,5 @@ Event = (
     | WeaponGained
     | WeaponEvolved
     | Exploded
+    | ShieldBlocked
 )

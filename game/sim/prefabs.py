@@ -18,9 +18,9 @@ from coreai.persist import loads_json
 
 DEFAULT_PREFAB_FILE = shipped_dir("assets", "prefabs") / "enemies.json"
 
-Behaviour = Literal["chase", "ranged", "boss", "charger", "exploder", "splitter"]
+Behaviour = Literal["chase", "ranged", "boss", "charger", "exploder", "splitter", "shielded"]
 # the simulation's per-enemy behaviour code (``enemies.view("behaviour")``), one per Behaviour
-CHASE, RANGED, BOSS, CHARGER, EXPLODER, SPLITTER = 0, 1, 2, 3, 4, 5
+CHASE, RANGED, BOSS, CHARGER, EXPLODER, SPLITTER, SHIELDED = 0, 1, 2, 3, 4, 5, 6
 BEHAVIOUR_CODES: dict[str, int] = {
     "chase": CHASE,
     "ranged": RANGED,
@@ -28,6 +28,7 @@ BEHAVIOUR_CODES: dict[str, int] = {
     "charger": CHARGER,
     "exploder": EXPLODER,
     "splitter": SPLITTER,
+    "shielded": SHIELDED,
 }
 
 
@@ -51,7 +52,8 @@ class Prefab(BaseModel):
     projectile_speed: float = Field(0.0, ge=0)
     first_wave: int = Field(1, ge=1)
     # charger: dashes at dash_speed every fire_interval s; exploder: fuses for fire_interval s, then blasts
-    # blast_radius; splitter: splits into split_count split_into on death (game.sim.enemy_kinds)
+    # blast_radius; splitter: splits into split_count split_into on death; shielded: a front shield turns
+    # slowly toward the player and stops bullets that hit it from the front (game.sim.enemy_kinds)
     dash_speed: float = Field(0.0, ge=0, le=2000)
     blast_radius: float = Field(0.0, ge=0, le=300)
     split_into: str | None = None

@@ -47,9 +47,7 @@ class RunAnalysisView(Protocol):
 def summary_rows(s: RunSummary) -> list[tuple[str, str]]:
     ups = ", ".join(f"{upgrade_name(k)} x{n}" if n > 1 else upgrade_name(k) for k, n in s.upgrades.items())
     specs = catalogue().specs
-    arms = ", ".join(
-        f"{specs[k].name if k in specs else k} {s.weapon_levels.get(k, 1)}" for k in s.weapons
-    )
+    arms = ", ".join(f"{specs[k].name if k in specs else k} {s.weapon_levels.get(k, 1)}" for k in s.weapons)
     return [
         ("Wave reached", str(s.waves_reached)),
         ("Score", f"{s.final_score:,}"),

@@ -87,8 +87,9 @@ def test_an_unknown_prefab_is_refused_and_the_game_keeps_running(saves_dir: Path
     play_until(session, world, handle.done)
     result = handle.result(0)
     assert result.tool_calls and not result.tool_calls[0].ok
-    assert "allowed: boss, charger, exploder, grunt, runner, spitter, splitling, splitter, tank" in (
-        result.tool_calls[0].error
+    assert (
+        "allowed: boss, charger, exploder, grunt, runner, shielder, spitter, splitling, splitter, tank"
+        in (result.tool_calls[0].error)
     )
     tick = world.tick
     play_until(session, world, lambda: world.tick >= tick + 30)

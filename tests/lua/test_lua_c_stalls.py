@@ -61,9 +61,7 @@ def _report(request: pytest.FixtureRequest) -> Iterator[None]:
     lines = ["", "worst overrun per hostile class (ms past the deadline, wall and main-thread CPU; "
              "the bound is 2x the deadline + 50 ms):"]  # fmt: skip
     for name, (wall, cpu, deadline, entry) in sorted(WORST.items()):
-        lines.append(
-            f"  {name:<14} wall {wall:>+8.1f} ms  cpu {cpu:>+8.1f} ms  vs {deadline:g} ms ({entry})"
-        )
+        lines.append(f"  {name:<14} wall {wall:>+8.1f} ms  cpu {cpu:>+8.1f} ms  vs {deadline:g} ms ({entry})")
     for line in lines:
         if reporter is not None:
             reporter.write_line(line)

@@ -25,7 +25,7 @@ def test_shipped_prefabs_load_with_the_required_enemies() -> None:
 
 def test_unknown_prefab_lookup_names_the_whitelist() -> None:
     reg = PrefabRegistry.load()
-    allowed = "allowed: boss, charger, exploder, grunt, runner, spitter, splitling, splitter, tank"
+    allowed = "allowed: boss, charger, exploder, grunt, runner, shielder, spitter, splitling, splitter, tank"
     with pytest.raises(UnknownPrefabError, match=allowed):
         reg.get("nuke")
 
