@@ -26,7 +26,7 @@ from game.director.panel import IntensitySample
 from game.render import palette
 from game.render.ai_panels import AiPanels, install
 from game.render.ai_panels.console_model import exec_lines
-from game.render.ai_panels.director_panel import VALUE_CHARS, wrap_value
+from game.render.ai_panels.director_panel import VALUE_CHARS, status_rows, value_chars, wrap_value
 from game.render.ai_panels.graph import pacing_segments, window_start
 from game.sim import events as ev
 from game.sim.world import World
@@ -136,7 +136,11 @@ def test_f10_director_panel_draws_live_data_over_the_arena(game: tuple[GameApp, 
     assert data.skill_text() in shown
     assert data.skill_text().split()[1] in ("novice", "weak", "average", "strong")
     assert data.signals_text() in shown and data.signals_text().startswith("kill ")
-    assert "saturated" in shown and data.saturation_text() in shown
+    assert "saturated" in shown, "every STATUS row fits a 720 px window (the graph shrinks first)"
+    rows = status_rows(data, value_chars(width))  # the saturated knobs wrap over rows inside the panel
+    at = [name for name, _ in rows].index("saturated")
+    assert " ".join(v for _, v in rows[at:]) == data.saturation_text()
+    assert all(v in shown for _, v in rows if v), "every STATUS row is drawn"
     # the graph is cached: redrawing without a new sample does not rebuild it, a new sample does
     rebuilds = panels.director.graph.shapes.rebuilds
     render(app)
@@ -433,8 +437,9 @@ def test_the_screenshot_service_returns_the_rendered_frame(game: tuple[GameApp, 
 def test_a_long_status_value_wraps_inside_the_panel() -> None:
     """F10's saturated-knob list on a strong player's run ran off the panel's right edge."""
     text = "max pressure, pickup_rate, mix.grunt, mix.runner, mix.tank, elite_chance, tier"
-    rows = wrap_value(text, 2)
+    rows = wrap_value(text, 2, VALUE_CHARS)
     assert len(rows) == 2 and all(len(r) <= VALUE_CHARS for r in rows)
     assert rows[0].startswith("max pressure") and rows[-1].endswith("...")
     assert wrap_value("none", 3) == ["none"]
     assert " ".join(wrap_value(text, 5)) == text
+    assert value_chars(340) > value_chars(300) >= 25

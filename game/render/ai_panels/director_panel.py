@@ -49,9 +49,10 @@ GRAPH_MIN_H = 40.0
 KNOB_ROW_H = 18.0
 ROW_H = 16.0
 MAX_STATUS_ROWS = 10
-VALUE_CHARS = 32  # characters of the value column at its font size on the narrow dock
+VALUE_X = 74.0  # the STATUS value column, from the panel's inner left edge
+CHAR_W = 6.8  # px per character of the value column's font (narrow, 9 pt)
+VALUE_CHARS = 29  # characters of the value column on the narrow dock
 # everything but the graph (on short windows the graph gives way first)
-CONTENT_H = 420.0 + KNOB_ROW_H * len(KNOBS) + ROW_H * 8
 # bar colours of the knobs in game/director/knobs.py (a knob not listed gets the XP colour)
 KNOB_COLOURS = {"pressure": palette.WARN, "elite_chance": palette.ELITE_TINT, "pickup_rate": palette.HEAL}
 MAX_MIX_ROWS = 6
@@ -78,7 +79,12 @@ def dock_width(window_width: float) -> float:
     return PANEL_W if window_width >= WIDE_WINDOW else NARROW_W
 
 
-def status_rows(panel: DirectorPanel) -> list[tuple[str, str]]:
+def value_chars(dock_w: float) -> int:
+    """Characters that fit the STATUS value column of a dock ``dock_w`` wide (at ~6.8 px a character)."""
+    return max(16, int((dock_w - 2 * PAD - VALUE_X) / CHAR_W))
+
+
+def status_rows(panel: DirectorPanel, chars: int = VALUE_CHARS) -> list[tuple[str, str]]:
     """The STATUS section: (name, value) rows, ending with the skill estimate and the saturated knobs."""
     lat = f"{panel.latency_s * 1000:.1f} ms" if panel.latency_s is not None else "-"
     rows = [("backend", f"{panel.backend or '-'}   {lat}"), ("trace", panel.trace_id or "-")]
@@ -98,7 +104,7 @@ def status_rows(panel: DirectorPanel) -> list[tuple[str, str]]:
     rows.append(("skill", panel.skill_text()))
     rows.append(("", panel.signals_text()))
     room = max(1, MAX_STATUS_ROWS - len(rows))
-    for i, part in enumerate(wrap_value(panel.saturation_text(), room)):
+    for i, part in enumerate(wrap_value(panel.saturation_text(), room, chars)):
         rows.append(("saturated" if i == 0 else "", part))
     return rows[:MAX_STATUS_ROWS]
 
@@ -198,7 +204,8 @@ class DirectorPanelOverlay:
         w = dock_width(width)
         left, bottom, top = width - w, 0.0, height
         self.rect = (left, bottom, w, height)
-        rects: list[Rect] = panel_rects(left, bottom, w, height, PANEL_FILL, palette.PANEL_EDGE)
+        base: list[Rect] = panel_rects(left, bottom, w, height, PANEL_FILL, palette.PANEL_EDGE)
+        rects = list(base)
         if panel is None:
             self.last = None
             self.empty_title.move(left + PAD, top - PAD - 16)
@@ -208,6 +215,33 @@ class DirectorPanelOverlay:
             self.empty.draw()
             return
         self.last = panel
+        # lay out with the full graph; on a short window shrink the graph by the overflow and lay out again
+        rects, graph_y, x0, inner, end = self._layout(panel, left, w, height, top, GRAPH_H, list(rects))
+        graph_h = GRAPH_H
+        if end < PAD:
+            graph_h = max(GRAPH_MIN_H, GRAPH_H - (PAD - end))
+            rects, graph_y, x0, inner, end = self._layout(panel, left, w, height, top, graph_h, list(base))
+        self._clip(PAD)
+        # ---- draw: geometry (cached), graph (cached), indicator, text (one batch)
+        key = tuple((round(a, 1), round(b, 1), round(c, 1), round(d, 1), tuple(e)) for a, b, c, d, e in rects)
+        self.shapes.draw(key, lambda: [s for s in [rects_shape(rects)] if s])
+        self.graph.draw(x0, graph_y, inner, graph_h, panel.history)
+        if self._pending_at is not None:
+            pulse_dot(*self._pending_at, 4.0, palette.ACCENT, time.monotonic())
+        self.text.draw()
+
+    def _layout(
+        self,
+        panel: DirectorPanel,
+        left: float,
+        w: float,
+        height: float,
+        top: float,
+        graph_h: float,
+        rects: list[Rect],
+    ) -> tuple[list[Rect], float, float, float, float]:
+        """Place every label and bar for ``panel`` (top down); returns the rects, the graph's y, the left
+        x and inner width, and the y under the last line (below ``PAD``: the content overflows)."""
         x0, x1 = left + PAD, left + w - PAD
         inner = x1 - x0
         y = top - PAD - 16
@@ -225,7 +259,6 @@ class DirectorPanelOverlay:
             Color(min(255, colour.r + 60), min(255, colour.g + 60), min(255, colour.b + 60))
         )
         self.pacing.move(x1, y)
-        graph_h = max(GRAPH_MIN_H, min(GRAPH_H, height - CONTENT_H))
         y -= 8 + graph_h
         graph_y = y
         y -= 13
@@ -305,7 +338,7 @@ class DirectorPanelOverlay:
         # ---- status rows, pending dot, last error
         y -= 18
         self.status_head.move(x0, y)
-        rows = status_rows(panel)
+        rows = status_rows(panel, value_chars(w))
         self._pending_at = None
         for i, (name_lbl, val_lbl) in enumerate(zip(self.status_names, self.status_values, strict=True)):
             if i >= len(rows):
@@ -318,19 +351,12 @@ class DirectorPanelOverlay:
             name_lbl.move(x0, y)
             val_lbl.set(shown)
             val_lbl.set_color(palette.ACCENT if name == "next" and panel.pending else palette.TEXT)
-            val_lbl.move(x0 + 74, y)
+            val_lbl.move(x0 + VALUE_X, y)
             if name == "next" and panel.pending:
                 self._pending_at = (x0 + 66, y + 5)
         y -= 6
         y = self._block(self.error, f"last error: {panel.last_error}" if panel.last_error else "", x0, y)
-        self._clip(PAD)
-        # ---- draw: geometry (cached), graph (cached), indicator, text (one batch)
-        key = tuple((round(a, 1), round(b, 1), round(c, 1), round(d, 1), tuple(e)) for a, b, c, d, e in rects)
-        self.shapes.draw(key, lambda: [s for s in [rects_shape(rects)] if s])
-        self.graph.draw(x0, graph_y, inner, graph_h, panel.history)
-        if self._pending_at is not None:
-            pulse_dot(*self._pending_at, 4.0, palette.ACCENT, time.monotonic())
-        self.text.draw()
+        return rects, graph_y, x0, inner, y
 
     @staticmethod
     def _block(label: Label, text: str, x: float, y: float) -> float:
