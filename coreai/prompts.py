@@ -6,8 +6,8 @@ Prefix (the first system message; identical bytes for every request of a role, s
   3. builder / extra prompt  ``RoleConfig.extra_prompt``
   4. full tool contract      every tool of the role, sorted by name, schema JSON with sorted keys
 Then the conversation summary and recent turns (chat roles), then the tail, in this order:
-  ``## Request Instructions``, ``## Memory``, ``## Tool Availability (current request)``, ``## World State``,
-and last the user message (the request's hint).
+  ``## Request Instructions``, ``## Memory``, ``## Tool Availability (current request)`` (only when the
+request blocks some of the role's tools), ``## World State``, and last the user message (the request's hint).
 
 Prompt files are looked up in ``saves/prompts/`` (player or modder overrides), then ``prompts/`` (shipped),
 then a built-in fallback string, so a missing or unreadable file never stops an agent.
@@ -176,13 +176,12 @@ class PromptComposer:
             tail.append(f"{SECTION_INSTRUCTIONS}\n{_normalise(instructions)}")
         if memory is not None:
             tail.append(f"{SECTION_MEMORY}\n{memory.strip() or '(empty)'}")
-        if tool_list:
-            names = [t.name for t in tool_list]
-            allowed = [n for n in names if available is None or n in available]
-            blocked = [n for n in names if n not in allowed]
+        names = [t.name for t in tool_list]
+        allowed = [n for n in names if available is None or n in available]
+        blocked = [n for n in names if n not in allowed]
+        if blocked:  # with every tool of the role available, the prefix's tool list says it all
             line = f"Available now: {', '.join(allowed) if allowed else 'none'}."
-            if blocked:
-                line += f"\nNot available for this request (do not call): {', '.join(blocked)}."
+            line += f"\nNot available for this request (do not call): {', '.join(blocked)}."
             tail.append(f"{SECTION_TOOLS}\n{line}")
         if world_state is not None:
             tail.append(self.world_section(world_state))

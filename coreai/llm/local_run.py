@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from coreai.errors import LlmError, LlmErrorCode
+from coreai.llm.local_grammar import compact_grammar, forced_start
 from coreai.llm.local_prompt import PreparedPrompt, finish_reply, prepare_prompt
 from coreai.llm.replies import ThinkSplitter
 from coreai.llm.types import LlmChunk, LlmRequest, LlmResult, Usage
@@ -70,13 +71,8 @@ def generate(
     prompt_len: int | None = None
     prompt_eval_s = 0.0
     finish = "length"
-    chunks = llm.create_chat_completion(
-        messages=prepared.messages,
-        response_format=prepared.response_format,
-        max_tokens=prepared.max_tokens,
-        temperature=req.temperature,
-        stream=True,
-    )
+    start, chunks = _start_stream(llm, prepared, req.temperature)
+    content.append(start)
     try:
         for chunk in chunks:
             if job.stopped():
@@ -89,7 +85,7 @@ def generate(
                     trace_id=trace,
                 )
             choice = chunk["choices"][0]
-            text = choice["delta"].get("content")
+            text = choice["delta"].get("content") if "delta" in choice else choice.get("text")
             if text:
                 if prompt_len is None:  # the prompt is evaluated once the first token arrives
                     prompt_len, prompt_eval_s = llm.n_tokens, time.perf_counter() - t0
@@ -128,6 +124,63 @@ def generate(
     return result
 
 
+def _start_stream(llm: Any, prepared: PreparedPrompt, temperature: float) -> tuple[str, Any]:
+    """``(start, chunks)``: the stream of llama.cpp chunks, and the reply's forced start (``""`` if none).
+
+    A forced tool's reply begins with its first required key (``coreai.llm.local_grammar.forced_start``):
+    that text goes into the prompt, after the opening of the assistant turn, as the model's own chat
+    template renders it, and the model generates the rest under the rest of the grammar. The sampling
+    settings are those of llama-cpp-python's chat completion, so only the forced tokens differ."""
+    rf = prepared.response_format
+    start, grammar = "", None
+    if prepared.mode == "tool" and rf is not None and "schema" in rf and _renders_own_template(llm):
+        try:
+            start, grammar = forced_start(rf["schema"])
+        except Exception:
+            start = ""
+    if not start:
+        chunks = llm.create_chat_completion(
+            messages=prepared.messages,
+            **_reply_format(prepared),
+            max_tokens=prepared.max_tokens,
+            temperature=temperature,
+            stream=True,
+        )
+        return "", chunks
+    formatted = _formatter(llm)(messages=prepared.messages)
+    tokens = llm.tokenize((formatted.prompt + start).encode("utf-8"), add_bos=False, special=True)
+    chunks = llm.create_completion(
+        prompt=tokens,
+        grammar=grammar,
+        max_tokens=prepared.max_tokens,
+        temperature=temperature,
+        top_p=0.95,
+        top_k=40,
+        min_p=0.05,
+        repeat_penalty=1.1,
+        stream=True,  # no stop strings: with a stream they swallow the text (llama-cpp-python 0.3.36); the
+        # grammar ends the object and end-of-generation ends the reply
+    )
+    return start, chunks
+
+
+def _renders_own_template(llm: Any) -> bool:
+    """The model's chat handler is its GGUF template (what ``chat_tokens`` renders), not a custom format."""
+    own = getattr(llm, "chat_format", "") == "chat_template.default"
+    return own and getattr(llm, "chat_handler", None) is None
+
+
+def _reply_format(prepared: PreparedPrompt) -> dict[str, Any]:
+    """A compact grammar for a schema'd reply; llama-cpp-python's own conversion if that fails."""
+    rf = prepared.response_format
+    if rf is None or "schema" not in rf:
+        return {"response_format": rf}
+    try:
+        return {"grammar": compact_grammar(rf["schema"])}
+    except Exception:  # a schema our conversion cannot take: the library's (it falls back to plain JSON)
+        return {"response_format": rf}
+
+
 def _unstreamed(prepared: PreparedPrompt, result: LlmResult) -> LlmChunk | None:
     """Buffered modes (a tool choice in the reply) send their free-text reply as one chunk at the end."""
     if prepared.streams_content or not result.content:
@@ -156,6 +209,12 @@ _formatters: dict[int, Any] = {}
 
 def chat_tokens(llm: Any, messages: list[dict[str, Any]]) -> list[int]:
     """``messages`` as llama.cpp tokenizes them for a chat completion (the model's own chat template)."""
+    prompt = _formatter(llm)(messages=messages).prompt
+    return list(llm.tokenize(prompt.encode("utf-8"), special=True))
+
+
+def _formatter(llm: Any) -> Any:
+    """The model's own chat template as llama-cpp-python renders it (one per context)."""
     formatter: Any = _formatters.get(id(llm))
     if formatter is None:
         from llama_cpp.llama_chat_format import Jinja2ChatFormatter
@@ -167,8 +226,7 @@ def chat_tokens(llm: Any, messages: list[dict[str, Any]]) -> list[int]:
         template = llm.metadata.get("tokenizer.chat_template") or CHATML
         formatter = Jinja2ChatFormatter(template=template, eos_token=eos, bos_token=bos)
         _formatters[id(llm)] = formatter
-    prompt = formatter(messages=messages).prompt
-    return list(llm.tokenize(prompt.encode("utf-8"), special=True))
+    return formatter
 
 
 def prefill(

@@ -31,14 +31,14 @@ from coreai.requests import AiTaskRequest
 from coreai.roles import RoleConfig
 from coreai.runtime import CoreAiRuntime
 from coreai.tools.base import Tool, ToolContext, canonical_order
-from game.ai.director_prompt import FittedRequest, fit_situation, offered_events, tool_schema
+from game.ai.director_prompt import FittedRequest, fit_situation, is_small, offered_events, tool_schema
 from game.director.knobs import tool_summary
 from game.director.plan import TOOL_NAME
 from game.director.source import PlanReply, PlanRequest
 
 SCOPE = "director"
 ROLE = "Director"
-HINT = "Decide the next director plan and submit it with set_director_plan."
+HINT = "Decide the next director plan and submit it with set_director_plan."  # large-window models only
 MAX_TOKENS = 200  # a plan of the longest texts the grammar allows fits (tests/llm/test_director_fit.py)
 MIN_DEADLINE_S = 6.0  # a decision may always take this long before it is superseded
 MAX_DEADLINE_S = 25.0  # ...and never longer (the director asks again every 10 s)
@@ -189,16 +189,12 @@ class AgentPlanSource:
             fit.n_ctx or "?",
             f" (trimmed: {fit.notes_dropped} notes, level {fit.level})" if fit.trimmed else "",
         )
-        return AiTaskRequest(
-            role=ROLE,
-            hint=HINT,
-            priority=5,
-            cancellation_scope=SCOPE,
-            trace_id=req.trace_id,
-            allowed_tools=[TOOL_NAME],
-            force_tool=TOOL_NAME,
-            backend=self.backend,  # this request only: no role route changes
-            instructions=fit.instructions,
+        return self._bare(fit.instructions).model_copy(
+            update={
+                "priority": 5,
+                "cancellation_scope": SCOPE,
+                "trace_id": req.trace_id,
+            }
         )
 
     def fit(self, req: PlanRequest) -> FittedRequest:
@@ -217,8 +213,10 @@ class AgentPlanSource:
 
         def tail_tokens(instructions: str) -> int:
             prompt, _, _ = orch.compose(self._bare(instructions), "fit")
+            head = [{"role": "system", "content": prefix_text}]
             tail = [{"role": m.role, "content": m.content} for m in prompt.messages[1:]]
-            return counter.count_messages(tail)
+            # counted after the prefix (a chat template may add a default system turn to a lone user turn)
+            return int(counter.count_messages(head + tail)) - prefix_tokens
 
         return fit_situation(
             req.situation,
@@ -228,14 +226,17 @@ class AgentPlanSource:
             tail_tokens=tail_tokens,
         )
 
-    def _bare(self, instructions: str) -> AiTaskRequest:
+    def _bare(self, situation: str) -> AiTaskRequest:
+        """The request with ``situation`` as its user message: the whole volatile tail. A small-window model
+        gets nothing else after its cached prefix (whose forced-tool note says what to do); a large one also
+        gets the ``HINT`` line."""
+        text = situation if is_small(self.n_ctx) or not situation else f"{situation}\n\n{HINT}"
         return AiTaskRequest(
             role=ROLE,
-            hint=HINT,
+            hint=text,
             allowed_tools=[TOOL_NAME],
             force_tool=TOOL_NAME,
-            backend=self.backend,
-            instructions=instructions,
+            backend=self.backend,  # this request only: no role route changes
         )
 
     def _prefix_text(self) -> str:

@@ -69,6 +69,11 @@ def _pct(x: float) -> str:
     return f"{x * 100:.0f}%"
 
 
+def _num(x: float) -> str:
+    """Two decimals at most, no trailing zeros ("1", "0.1", "0.35"): fewer tokens than "1.00"."""
+    return f"{round(x, 2):g}"
+
+
 def _flags(s: DirectorSituation) -> list[str]:
     snap = s.snapshot
     flags = []
@@ -97,14 +102,14 @@ def situation_summary(s: DirectorSituation, level: int = 0) -> str:
         f"damage taken: {_pct(snap.damage_5s)} of a bar in 5s, {_pct(snap.damage_15s)} in 15s",
         f"enemies: {snap.enemies_near} near, {snap.enemies_alive} alive, "
         f"boss {'alive' if snap.boss_alive else 'none'}",
-        f"intensity {s.intensity:.2f}, pacing {s.pacing.value} for {s.pacing_s:.0f}s",
+        f"intensity {_num(s.intensity)}, pacing {s.pacing.value} for {s.pacing_s:.0f}s",
         f"warnings: {', '.join(flags) if flags else 'none'}",
     ]
     if level >= 2:
         return "\n".join(lines)
     k = s.knobs
     lines.insert(3, f"kills/min {snap.kills_per_min:.0f}, accuracy {_pct(snap.accuracy)}")
-    knobs = "knobs: " + ", ".join(f"{knob.name} {getattr(k, knob.name):.2f}" for knob in KNOBS)
+    knobs = "knobs: " + ", ".join(f"{knob.name} {_num(getattr(k, knob.name))}" for knob in KNOBS)
     if level == 0:
         knobs += "; mix " + ", ".join(f"{name} {w:g}" for name, w in sorted(k.mix.items()))
     lines.append(knobs)
