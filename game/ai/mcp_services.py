@@ -39,6 +39,8 @@ MCP_TOOLS: tuple[str, ...] = (
     "screenshot",
     "get_director_state",
     "set_director_plan",
+    "get_inventory",
+    "buy_item",
 )
 
 GET_DIRECTOR_STATE = """\

@@ -4,8 +4,9 @@
 - ``BuyItem`` / ``buy_item``: buy one item by id or name; refusals (``PurchaseRefused``) come back to the
   model as tool errors with the reason, and to the shop screen as the same words.
 
-Agents call the tools on their worker threads; the tools send the commands through ``ctx.on_main`` (the
-main-loop queue for agents, the bridge for MCP) and wait for the game's main thread, which applies them
+Agents call the tools on their worker threads, MCP clients on the server's (both tools are in
+``game.ai.mcp_services.MCP_TOOLS``); the tools send the commands through ``ctx.on_main`` (the main-loop
+queue for agents, the bridge for MCP) and wait for the game's main thread, which applies them
 against the live world. The shop screen (main thread) applies the same command
 with ``MainLoopQueue.apply_now``, so a click and an agent's purchase obey one set of rules.
 """
@@ -79,14 +80,14 @@ class ShopService:
             Tool(
                 name="get_inventory",
                 description="The Merchant's shelf: every item with its price in coins, stock and effect, "
-                "and how many coins the player has.",
+                "and how many coins the player has. Example: {}",
                 args_model=InventoryArgs,
                 invoke=inventory,
             ),
             Tool(
                 name="buy_item",
                 description="Sell one item to the player (by id or name). Refused when it is unknown, "
-                "sold out, or the player cannot pay.",
+                'sold out, or the player cannot pay. Example: {"item": "medkit"}',
                 args_model=BuyArgs,
                 invoke=buy,
                 mutating=True,
