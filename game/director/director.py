@@ -2,11 +2,11 @@
 
 Call ``director.on_tick(world)`` once per simulation tick on the main thread (after ``world.step``) and build
 the world with ``spawner=director.spawner``. Decisions are requested every ``DECISION_INTERVAL_S`` s of game
-time and at once on a wave start, a player death or a mode switch. ``source.request`` returns a future;
-the director polls it each tick and keeps running the last plan meanwhile. Latest wins: a scheduled request
-waits while one younger than ``PENDING_MAX_S`` is in flight, an urgent one supersedes it, and a superseded
-reply is never applied. Every reply goes through ``validate.py``; a rejected or failed one is logged,
-counted and recorded, and the previous plan keeps running.
+time and at once on a wave start, a player death, a new Build Up or a mode switch. ``source.request`` returns
+a future; the director polls it each tick and keeps running the last plan meanwhile. Latest wins: a scheduled
+request waits while one younger than ``PENDING_MAX_S`` is in flight, an urgent one supersedes it, and a
+superseded reply is never applied. Every reply goes through ``pipeline.py`` (validation, the guard, the
+record); a rejected or failed one is logged, counted and recorded, and the previous plan keeps running.
 
 Modes: ``static`` (director off: the static ``WaveSpawner``, intensity still measured), ``rules``, and any
 source registered with ``register_source``. ``set_mode`` / ``cycle_mode`` switch (F6).
@@ -16,26 +16,25 @@ from __future__ import annotations
 
 import json
 from collections import deque
-from dataclasses import dataclass
 from typing import Any
 
 from loguru import logger
 
-from coreai.errors import LlmError, LlmErrorCode, SettingsError, ToolArgumentError
-from game.director import guard
+from coreai.errors import SettingsError, ToolArgumentError
 from game.director.events import EventRegistry
 from game.director.intensity import IntensityTracker
 from game.director.memory import DirectorMemory
-from game.director.pacing import Pacing
-from game.director.panel import HISTORY_HZ, DirectorPanel, IntensityHistory
+from game.director.pacing import Pacing, PacingState
+from game.director.panel import HISTORY_HZ, DirectorPanel, IntensityHistory, build_panel
+from game.director.pipeline import Pending, collect, decision_record, vet_reply
 from game.director.plan import DirectorKnobs, DirectorPlan
 from game.director.rules import RulesSource
-from game.director.saturation import Saturation, saturation
-from game.director.source import DirectorSituation, PlanReply, PlanRequest, PlanSource, ReplyFuture
-from game.director.spawner import CreditSpawner, DirectorSpawner
+from game.director.saturation import Saturation, log_changes, saturation
+from game.director.source import DirectorSituation, PlanReply, PlanRequest, PlanSource
+from game.director.spawner import CreditSpawner
 from game.director.telemetry import Telemetry
-from game.director.trajectory import DecisionRecord, DecisionStatus, TrajectorySink
-from game.director.validate import ValidatedPlan, parse_reply, validate_plan
+from game.director.trajectory import DecisionStatus, TrajectorySink
+from game.director.validate import ValidatedPlan
 from game.sim.config import DT, TICK_HZ
 from game.sim.spawner import WaveSpawner
 from game.sim.world import World
@@ -47,14 +46,6 @@ EARLY_INTERVAL_FRACTION = 0.5  # ... decisions come twice as often (the skill es
 OPENING_PRESSURE = 0.6  # a run starts gently; the first plans raise it within seconds for a coasting player
 PENDING_MAX_S = 25.0  # a scheduled request supersedes an in-flight one older than this (game seconds)
 MAX_ANNOUNCEMENTS = 8
-
-
-@dataclass
-class _Pending:
-    req: PlanRequest
-    future: ReplyFuture
-    source: str
-    asked_at: float  # game time
 
 
 class Director:
@@ -97,7 +88,7 @@ class Director:
         self.spawner = DirectorSpawner(self)
         self._history = IntensityHistory()
         self._announce: deque[str] = deque(maxlen=MAX_ANNOUNCEMENTS)
-        self._pending: _Pending | None = None
+        self._pending: Pending | None = None
         self._seq = 0
         self._urgent = True
         self._next_at = 0.0
@@ -109,8 +100,7 @@ class Director:
         self.last_plan: DirectorPlan | None = None
         self.last_reason = ""
         self.last_clamped: tuple[str, ...] = ()
-        self.last_error = ""
-        self.last_announcer = ""
+        self.last_error = self.last_announcer = ""
         self.saturation = Saturation((), ())
         self.backend = ""
         self.latency_s: float | None = None
@@ -184,9 +174,10 @@ class Director:
         value = self.intensity.update(
             events, hp_fraction=tel.hp_fraction, max_hp=tel.max_hp, engaged=tel.engaged, dt=DT
         )
+        before = self.pacing.state
         self.credit_spawner.pacing = self.pacing.update(value, DT)
-        if tel.died:
-            self._urgent = True
+        if tel.died or (self.pacing.state is not before and self.pacing.state is PacingState.BUILD_UP):
+            self._urgent = True  # a death, or a new Build Up: decide now
         if world.tick % (TICK_HZ // HISTORY_HZ) == 0:
             self._history.add(world.time, value, self.pacing.state)
         if self._mode == STATIC:
@@ -228,7 +219,7 @@ class Director:
         except Exception as exc:  # a source must not take the game down
             self._fail(world, req, source.name, f"request failed: {exc}")
             return
-        self._pending = _Pending(req, future, source.name, world.time)
+        self._pending = Pending(req, future, source.name, world.time)
         self._poll(world)
 
     def _interval(self, world: World) -> float:
@@ -254,27 +245,16 @@ class Director:
             if isinstance(limit, (int, float)) and world.time - p.asked_at > limit:
                 self._drop_pending(f"its {limit:.1f}s deadline passing")
             return
-        try:
-            reply = p.future.result(timeout=0)
-        except LlmError as exc:
-            self._pending = None
-            if exc.code is LlmErrorCode.TIMEOUT:  # it missed its time: superseded, like a late reply
-                self.superseded += 1
-                self.last_error = str(exc)
-                self._log.bind(trace_id=p.req.trace_id).info("request {} timed out: {}", p.req.seq, exc)
-            else:
-                self._fail(world, p.req, p.source, f"{type(exc).__name__}: {exc}")
-            return
-        except Exception as exc:
-            self._pending = None
-            self._fail(world, p.req, p.source, f"{type(exc).__name__}: {exc}")
-            return
-        if not isinstance(reply, PlanReply):
-            self._pending = None
-            self._fail(world, p.req, p.source, f"source returned {type(reply).__name__}, not PlanReply")
-            return
         self._pending = None
-        self._apply_reply(world, p.req, reply)
+        out = collect(p.future)
+        if out.timed_out:
+            self.superseded += 1
+            self.last_error = out.timed_out
+            self._log.bind(trace_id=p.req.trace_id).info("request {} timed out: {}", p.req.seq, out.timed_out)
+        elif out.reply is None:
+            self._fail(world, p.req, p.source, out.error)
+        else:
+            self._apply_reply(world, p.req, out.reply)
 
     def apply_external(self, world: World, plan: dict[str, Any], source: str = "external") -> dict[str, Any]:
         """An outside agent (MCP) acts as the director: its plan takes the in-game agent's path: the same
@@ -301,25 +281,14 @@ class Director:
         log = self._log.bind(trace_id=trace)
         self.backend, self.latency_s, self.trace_id = reply.backend, reply.latency_s, trace
         try:
-            data = parse_reply(reply.raw, reply.plan, trace_id=trace)
-            vp = validate_plan(
-                data,
+            vp, verdict = vet_reply(
+                req,
+                reply,
                 self.knobs,
                 prefabs=self.spawnable(world),
                 events=self.events.names(),
                 event_not_ready=lambda name: self.events.not_ready(name, world),
-                trace_id=trace,
             )
-            verdict = None if reply.backend == RulesSource.name else guard.check(req.situation, vp.plan)
-            if verdict is not None:  # a model's plan broke a hard safety rule: the rules plan runs instead
-                vp = validate_plan(
-                    guard.override(req.situation, verdict),
-                    self.knobs,
-                    prefabs=self.spawnable(world),
-                    events=self.events.names(),
-                    event_not_ready=lambda name: self.events.not_ready(name, world),
-                    trace_id=trace,
-                )
         except ToolArgumentError as exc:
             self.rejected += 1
             self.last_error = str(exc)
@@ -340,14 +309,8 @@ class Director:
         self._record(world, req, reply, "accepted", vp=vp)
 
     def _track_saturation(self, log: Any) -> None:
-        before, now = self.saturation, saturation(self.knobs)
-        self.saturation = now
-        for name in sorted(set(now.up) - set(before.up)):
-            log.info("knob saturated: {} at its maximum challenge", name)
-        for name in sorted(set(now.down) - set(before.down)):
-            log.info("knob saturated: {} at its minimum challenge", name)
-        if now.escalation_exhausted and not before.escalation_exhausted:
-            log.warning("every escalation knob is at its bound ({})", now.describe())
+        before, self.saturation = self.saturation, saturation(self.knobs)
+        log_changes(before, self.saturation, log)
 
     def execute(self, world: World, commands: tuple[dict[str, Any], ...] | list[dict[str, Any]]) -> None:
         """Apply validated commands (from ``validate_plan``) to the spawner, the world and the memory."""
@@ -391,31 +354,12 @@ class Director:
         error: str = "",
         guarded: dict[str, str] | None = None,
     ) -> None:
-        if self.trajectory is None:
-            return
-        s = req.situation
-        self.trajectory.decision(
-            DecisionRecord(
-                seq=req.seq,
-                trace_id=req.trace_id,
-                backend=reply.backend,
-                status=status,
-                request_tick=req.tick,
-                applied_tick=world.tick,
-                prompt_hash=s.prompt_hash(),
-                snapshot=s.snapshot,
-                intensity=s.intensity,
-                pacing=s.pacing.value,
-                raw=reply.raw,
-                reply_plan=reply.plan,
-                plan=vp.plan.model_dump() if vp else None,
-                clamped=list(vp.clamped) if vp else [],
-                commands=list(vp.commands) if vp else [],
-                error=error,
-                latency_s=round(reply.latency_s, 6),
-                guard=guarded,
+        if self.trajectory is not None:
+            self.trajectory.decision(
+                decision_record(
+                    req, reply, status, applied_tick=world.tick, vp=vp, error=error, guarded=guarded
+                )
             )
-        )
 
     # ------------------------------------------------------------------ what the UI reads
     def pop_announcements(self) -> list[str]:
@@ -424,35 +368,33 @@ class Director:
         self._announce.clear()
         return out
 
+    @property
+    def history(self) -> IntensityHistory:
+        return self._history
+
+    @property
+    def pending(self) -> bool:
+        return self._pending is not None
+
+    def prompt_line(self) -> str:
+        return str(getattr(self._sources.get(self._mode), "prompt_line", "") or "")
+
+    def next_decision_in(self, world: World) -> float:
+        return max(0.0, self._next_at - world.time)
+
     def panel(self, world: World) -> DirectorPanel:
-        return DirectorPanel(
-            mode=self._mode,
-            modes=self.modes(),
-            backend=self.backend,
-            intensity=self.intensity.value,
-            pacing=self.pacing.state,
-            pacing_s=self.pacing.time_in_state,
-            history=self._history.samples(),
-            knobs=self.knobs,
-            credits=self.credit_spawner.credits,
-            credits_per_s=self.credit_spawner.credits_per_second(world) if self._mode != STATIC else 0.0,
-            last_plan=self.last_plan,
-            last_reason=self.last_reason,
-            last_clamped=self.last_clamped,
-            last_error=self.last_error,
-            latency_s=self.latency_s,
-            trace_id=self.trace_id,
-            accepted=self.accepted,
-            rejected=self.rejected,
-            failed=self.failed,
-            superseded=self.superseded,
-            overridden=self.overridden,
-            prompt=str(getattr(self._sources.get(self._mode), "prompt_line", "") or ""),
-            pending=self._pending is not None,
-            last_announcer=self.last_announcer,
-            memory=tuple(self.memory.notes()),
-            next_decision_in=max(0.0, self._next_at - world.time),
-            skill=self.telemetry.skill.value,
-            skill_signals=self.telemetry.skill.last,
-            saturation=self.saturation,
-        )
+        return build_panel(self, world)
+
+
+class DirectorSpawner:
+    """The world's spawner: routes to the static ``WaveSpawner`` or the ``CreditSpawner`` by mode."""
+
+    def __init__(self, director: Director) -> None:
+        self._director = director
+
+    def on_wave_start(self, world: World, wave: int) -> None:
+        self._director.active_spawner().on_wave_start(world, wave)
+        self._director.request_now()
+
+    def update(self, world: World, dt: float) -> None:
+        self._director.active_spawner().update(world, dt)

@@ -56,7 +56,7 @@ KNOBS: tuple[Knob, ...] = (
     Knob("elite_chance", 0.0, 0.35, 0.0, 0.08, "elite chance", "%", "chance a group is elite (3× HP, cost)"),
     Knob("pickup_rate", 0.25, 3.0,  1.0, 0.5,  "pickup rate",  "x", "health-drop multiplier"),
     Knob("tier",         0.0, 4.0,  0.0, 1.0,  "enemy tier",   "x", "waves ahead: earlier foes, credits"),
-    Knob("toughness",    1.0, 4.0,  1.0, 0.25, "toughness",    "x", "HP multiplier of new spawns"),
+    Knob("toughness",    1.0, 6.0,  1.0, 0.5,  "toughness",    "x", "HP multiplier of new spawns"),
 )
 # fmt: on
 KNOB: dict[str, Knob] = {k.name: k for k in KNOBS}

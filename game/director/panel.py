@@ -4,11 +4,16 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from game.director.pacing import PacingState
 from game.director.plan import DirectorKnobs, DirectorPlan
 from game.director.saturation import NO_SATURATION, Saturation
 from game.director.skill import SkillSignals, label
+
+if TYPE_CHECKING:
+    from game.director.director import Director
+    from game.sim.world import World
 
 HISTORY_S = 120.0  # the panel's intensity graph spans the last two minutes
 HISTORY_HZ = 4  # samples per second of game time
@@ -87,3 +92,39 @@ class IntensityHistory:
 
     def samples(self) -> tuple[IntensitySample, ...]:
         return tuple(self._samples)
+
+
+def build_panel(d: Director, world: World) -> DirectorPanel:
+    """The panel view of director ``d`` now (main thread)."""
+    static = d.mode == "static"
+    return DirectorPanel(
+        mode=d.mode,
+        modes=d.modes(),
+        backend=d.backend,
+        intensity=d.intensity.value,
+        pacing=d.pacing.state,
+        pacing_s=d.pacing.time_in_state,
+        history=d.history.samples(),
+        knobs=d.knobs,
+        credits=d.credit_spawner.credits,
+        credits_per_s=0.0 if static else d.credit_spawner.credits_per_second(world),
+        last_plan=d.last_plan,
+        last_reason=d.last_reason,
+        last_clamped=d.last_clamped,
+        last_error=d.last_error,
+        latency_s=d.latency_s,
+        trace_id=d.trace_id,
+        accepted=d.accepted,
+        rejected=d.rejected,
+        failed=d.failed,
+        superseded=d.superseded,
+        overridden=d.overridden,
+        prompt=d.prompt_line(),
+        pending=d.pending,
+        last_announcer=d.last_announcer,
+        memory=tuple(d.memory.notes()),
+        next_decision_in=d.next_decision_in(world),
+        skill=d.telemetry.skill.value,
+        skill_signals=d.telemetry.skill.last,
+        saturation=d.saturation,
+    )

@@ -5,11 +5,13 @@ Policy, first match wins:
 
 1. **Recovery** – the player died in the last ``RECENT_DEATH_S`` s, died ``DEATHS_WINDOW_MIN`` times in the
    last 60 s (the last under ``DEATHS_WINDOW_EASE_S`` ago), is below ``LOW_HP`` HP, lost more than
-   ``HEAVY_DAMAGE_15S`` of a bar in 15 s or ``HEAVY_DAMAGE_30S`` in 30 s, or, in the first minute and not yet
+   ``HEAVY_DAMAGE_15S`` of a bar in 15 s (``ESCALATED_DAMAGE_15S`` while elites, tier or toughness are up) or
+   ``HEAVY_DAMAGE_30S`` in 30 s, or, in the first minute and not yet
    rated above ``EARLY_SKILL``, lost ``EARLY_DAMAGE_15S`` in 15 s: ``ease_off`` (more pickups, fewer elites,
    a lower tier, a softer mix).
 2. **Warm-up** – under ``WARMUP_S`` s into the run there is nothing to judge yet: ``hold``.
-3. **Boss fight** – a boss is alive: ``hold`` (``ease_off`` under ``BOSS_LOW_HP``); the boss is the pressure.
+3. **Boss fight** – a boss is alive: ``hold`` (``ease_off`` under ``BOSS_LOW_HP``, or above the flow band
+   under ``BOSS_OVER_HP``; ``raise`` for a player coasting through it untouched); the boss is the pressure.
 4. **Pacing windows** – Sustain Peak, Peak Fade and Relax are the pacing loop's job: ``hold``.
 5. **Build Up** – the skill estimate (``snapshot.skill``) sets a pressure ceiling (``pressure_ceiling``).
    Coasting (intensity under ``COAST_INTENSITY``, HP at least ``COAST_HP``, under ``COAST_DAMAGE_15S`` lost
@@ -19,9 +21,10 @@ Policy, first match wins:
    ``RAISE_INTENSITY``, HP at least ``RAISE_HP``, little recent damage): ``raise`` up to the ceiling, and
    past it only for a player rated ``ESCALATE_SKILL`` or more; otherwise ``hold``.
 
-A raise or spike for a skilled player near the ceiling also moves the levers past pressure: elite chance up
-``ELITE_STEP`` and ``toughness`` (HP of new spawns) up ``TOUGHNESS_STEP``, then (once elites are
-``TIER_FROM_ELITE`` common) the enemy ``tier`` up one; ``ease_off`` brings all three back down.
+A raise or spike for a skilled player near the ceiling (from ``ESCALATE_FROM_S`` on) also moves the levers
+past pressure: elite chance up ``ELITE_STEP`` and ``toughness`` (HP of new spawns) up ``TOUGHNESS_STEP``,
+then (once elites are ``TIER_FROM_ELITE`` common) the enemy ``tier`` up one; ``ease_off`` brings all three
+back down.
 
 The player's difficulty preset (``[game] difficulty``, ``game.difficulty``) scales the intensity targets
 (``COAST_INTENSITY``, ``RAISE_INTENSITY``), the HP thresholds of Recovery (``LOW_HP``, ``BOSS_LOW_HP``) and
@@ -39,7 +42,7 @@ from typing import Any
 from game.difficulty import NORMAL, Preset, preset
 from game.director.knobs import KNOB, MIX_WEIGHT
 from game.director.pacing import PacingState
-from game.director.plan import Pressure
+from game.director.plan import DirectorKnobs, Pressure
 from game.director.source import DirectorSituation, PlanReply, PlanRequest
 
 WARMUP_S = 10.0
@@ -50,6 +53,8 @@ LOW_HP = 0.35
 HEAVY_DAMAGE_15S = 0.45
 HEAVY_DAMAGE_30S = 0.9  # a full bar lost in 30 s (older than the 15 s window) is still a beating
 BOSS_LOW_HP = 0.5
+BOSS_OVER_INTENSITY, BOSS_OVER_HP = 0.75, 0.75  # a boss fight above the flow band and hurt: thin the adds
+ESCALATED_DAMAGE_15S = 0.3  # with elites, a tier or toughness up, this much lost in 15 s eases (not 0.45)
 COAST_INTENSITY = 0.15
 COAST_HP = 0.75
 COAST_DAMAGE_15S = 0.1
@@ -74,11 +79,12 @@ OVER_CEILING_MARGIN = 1.35  # well above the ceiling while taking damage: ease b
 OVER_CEILING_DAMAGE_15S = 0.15
 # Escalation past pressure (what a raise or spike moves once pressure reached its ceiling).
 ESCALATE_SKILL = 0.55  # elites and tiers are for players the estimate rates above this
+ESCALATE_FROM_S = 45.0  # ... and not before this (the estimate is still young; levers would pile up)
 ELITE_STEP = 0.04
 TIER_FROM_ELITE = 0.12  # once elites are this common, a raise also moves the enemy tier up one
 TOUGHNESS_STEP = 0.25  # ... and every such raise makes new spawns this much tougher (HP multiplier)
 EASE_TIER = -1.0
-EASE_TOUGHNESS = -0.75
+EASE_TOUGHNESS = -0.5
 EASE_MIX = {"grunt": +1.0, "spitter": -1.0, "tank": -0.5}  # mix shift per ease_off plan
 RAISE_MIX = {"runner": +1.0, "grunt": +0.5, "tank": -0.5}  # mix shift per raise / spike plan
 STRONG_RAISE_MIX = {"runner": +1.0, "grunt": +0.5, "spitter": +0.25}  # for a skilled player
@@ -89,6 +95,11 @@ _ANNOUNCER: dict[str, str] = {
     "raise": "They're getting bolder.",
     "spike": "Here they come!",
 }
+
+
+def escalated(k: DirectorKnobs) -> bool:
+    """Whether any lever past pressure is raised (elites, tier, toughness)."""
+    return k.elite_chance > 0.0 or k.tier > 0.0 or k.toughness > KNOB["toughness"].lo
 
 
 def pressure_ceiling(skill: float, p: Preset = NORMAL) -> float:
@@ -109,6 +120,8 @@ def _choose(s: DirectorSituation, p: Preset = NORMAL) -> tuple[Pressure, str]:
         return "ease_off", f"player lost {snap.damage_15s:.0%} HP in 15s: ease off"
     if snap.damage_30s > HEAVY_DAMAGE_30S:
         return "ease_off", f"player lost {snap.damage_30s:.0%} HP in 30s: ease off"
+    if escalated(s.knobs) and snap.damage_15s > ESCALATED_DAMAGE_15S:
+        return "ease_off", f"lost {snap.damage_15s:.0%} HP in 15s against escalated enemies: ease off"
     if snap.time < EARLY_S and snap.skill < EARLY_SKILL and snap.damage_15s > EARLY_DAMAGE_15S:
         return "ease_off", f"first minute, {snap.damage_15s:.0%} HP lost in 15s (skill {snap.skill:.2f})"
     if snap.time < WARMUP_S:
@@ -116,6 +129,14 @@ def _choose(s: DirectorSituation, p: Preset = NORMAL) -> tuple[Pressure, str]:
     if snap.boss_alive:
         if snap.hp_fraction < BOSS_LOW_HP * p.ease_hp:
             return "ease_off", "boss fight at low HP: thin out the adds"
+        if (
+            s.intensity < COAST_INTENSITY * p.intensity
+            and snap.hp_fraction >= COAST_HP
+            and snap.damage_15s == 0
+        ):
+            return "raise", f"boss alive but the player is coasting (intensity {s.intensity:.2f}): raise"
+        if s.intensity >= BOSS_OVER_INTENSITY and snap.hp_fraction < BOSS_OVER_HP * p.ease_hp:
+            return "ease_off", f"boss fight, overwhelmed (intensity {s.intensity:.2f}): thin out the adds"
         return "hold", "boss alive: the boss is the pressure"
     if s.pacing is not PacingState.BUILD_UP:
         return "hold", f"pacing is in {s.pacing.value}: let the loop run"
@@ -172,7 +193,7 @@ def decide(s: DirectorSituation, p: Preset = NORMAL) -> dict[str, Any]:
         skilled = snap.skill >= ESCALATE_SKILL
         plan["pickup_rate"] = KNOB["pickup_rate"].clamp(k.pickup_rate + RAISE_PICKUP)
         plan["mix"] = _shift(k.mix, allowed, STRONG_RAISE_MIX if skilled else RAISE_MIX)
-        if skilled and k.pressure >= pressure_ceiling(snap.skill, p) * 0.75:
+        if skilled and snap.time >= ESCALATE_FROM_S and k.pressure >= pressure_ceiling(snap.skill, p) * 0.75:
             plan["elite_chance"] = KNOB["elite_chance"].clamp(k.elite_chance + ELITE_STEP)
             plan["toughness"] = KNOB["toughness"].clamp(k.toughness + TOUGHNESS_STEP)
             if k.elite_chance >= TIER_FROM_ELITE:

@@ -8,6 +8,7 @@ in while the player is bored: every lever that raises the challenge (``ESCALATIO
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from game.director.knobs import KNOBS, MIX_WEIGHT
 from game.director.plan import DirectorKnobs
@@ -59,3 +60,13 @@ def saturation(knobs: DirectorKnobs) -> Saturation:
         if w >= MIX_WEIGHT.hi - EPS:
             up.append(f"mix.{name}")
     return Saturation(tuple(up), tuple(down))
+
+
+def log_changes(before: Saturation, now: Saturation, log: Any) -> None:
+    """Log each knob that became saturated since ``before``, and escalation running out (a warning)."""
+    for name in sorted(set(now.up) - set(before.up)):
+        log.info("knob saturated: {} at its maximum challenge", name)
+    for name in sorted(set(now.down) - set(before.down)):
+        log.info("knob saturated: {} at its minimum challenge", name)
+    if now.escalation_exhausted and not before.escalation_exhausted:
+        log.warning("every escalation knob is at its bound ({})", now.describe())

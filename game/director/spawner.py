@@ -13,6 +13,9 @@ waves ahead (tougher prefabs sooner, more credits). Easing: below pressure 1 the
 pressure (``live_cap_for``), so eased pressure never leaves a first-time player facing dozens of enemies at
 once.
 
+A Build Up that follows a Relax starts with ``BUILD_UP_BURST_S`` seconds of income at once (past the bank
+cap), so the next mob is on its way when the rest ends instead of trickling in while the player idles.
+
 Variety: the same prefab fills at most ``VARIETY_RUN`` groups in a row while another card is affordable, and
 a card so cheap that a full group would barely dent the bank is skipped when a pricier one is affordable.
 Boss waves bring the boss, as in static mode, unless the plans have eased pressure below
@@ -25,7 +28,6 @@ from __future__ import annotations
 import math
 from collections import deque
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -34,9 +36,6 @@ from game.director.pacing import CREDIT_MULT, PacingState
 from game.director.plan import DirectorKnobs
 from game.sim.config import ARENA_H, ARENA_W, BOSS_EVERY, SCREEN_H, SCREEN_W
 from game.sim.world import World
-
-if TYPE_CHECKING:
-    from game.director.director import Director
 
 BASE_CREDITS_PER_S = 1.45
 GROWTH_PER_WAVE = 0.45
@@ -53,6 +52,7 @@ LIVE_CAP_PER_PRESSURE2 = 30  # ... plus this times pressure squared (never above
 VARIETY_RUN = 2
 TOUGH_SPEED_PER_X = 0.05  # toughness 2 also makes director spawns 5% faster
 TOO_CHEAP_GROUPS = 2.0  # a card is "too cheap" when the bank holds this many full groups of it
+BUILD_UP_BURST_S = 4.0  # a Build Up after a Relax starts with this many seconds of income at once
 BANK_MAX_S = 20.0  # the bank never holds more than this many seconds of build-up income
 BOSS_MIN_PRESSURE = 0.6  # a boss wave's boss stays home while the director has eased pressure below this
 SPAWN_MARGIN = 30.0  # keep spawns this far inside the arena walls
@@ -146,6 +146,7 @@ class CreditSpawner:
         self.knobs = knobs or DirectorKnobs()
         self.live_cap = live_cap
         self.pacing = PacingState.BUILD_UP
+        self._last_pacing = PacingState.BUILD_UP
         self.placer = SpawnPlacer()
         self.credits = 0.0
         self.recent: deque[str] = deque(maxlen=VARIETY_RUN)
@@ -163,6 +164,9 @@ class CreditSpawner:
 
     def update(self, world: World, dt: float) -> None:
         self.placer.observe(world)
+        if self.pacing is PacingState.BUILD_UP and self._last_pacing is PacingState.RELAX:
+            self.credits += BUILD_UP_BURST_S * self.credits_per_second(world)  # the next mob, at once
+        self._last_pacing = self.pacing
         bank_max = self.bank_max(world)
         if self.credits < bank_max:  # income stops at the cap; a spike's burst may exceed it
             self.credits = min(self.credits + self.credits_per_second(world) * dt, bank_max)
@@ -262,17 +266,3 @@ class CreditSpawner:
             return cards
         others = [c for c in cards if c.prefab != self.recent[0] and c.weight > 0]
         return others or cards
-
-
-class DirectorSpawner:
-    """The world's spawner: routes to the static ``WaveSpawner`` or the ``CreditSpawner`` by mode."""
-
-    def __init__(self, director: Director) -> None:
-        self._director = director
-
-    def on_wave_start(self, world: World, wave: int) -> None:
-        self._director.active_spawner().on_wave_start(world, wave)
-        self._director.request_now()
-
-    def update(self, world: World, dt: float) -> None:
-        self._director.active_spawner().update(world, dt)

@@ -104,6 +104,17 @@ def test_skill_sets_the_ceiling_and_escalation_moves_elites_then_tier() -> None:
     assert eased["pressure"] == "ease_off" and eased["tier"] == 1.0 and eased["elite_chance"] < 0.2
 
 
+def test_toughness_rises_with_escalation_and_damage_against_escalated_enemies_eases() -> None:
+    strong = dict(time=300, wave=7, hp_fraction=1.0, skill=0.85, enemies_near=1, intensity=0.05)
+    maxed = DirectorKnobs(pressure=3.0, elite_chance=0.35, tier=4.0, pickup_rate=0.25, toughness=2.0)
+    p = decide(_situation(**strong, knobs=maxed))  # type: ignore[arg-type]
+    assert p["pressure"] == "spike" and p["toughness"] > 2.0  # the lever that still has room moves
+    hurt = dict(time=300, wave=7, hp_fraction=0.7, skill=0.85, damage_15s=0.35, intensity=0.6)
+    assert decide(_situation(**hurt))["pressure"] != "ease_off"  # type: ignore[arg-type]
+    eased = decide(_situation(**hurt, knobs=DirectorKnobs(pressure=2.0, toughness=2.0)))  # type: ignore[arg-type]
+    assert eased["pressure"] == "ease_off" and eased["toughness"] < 2.0
+
+
 def test_unproven_player_gets_no_early_spike_a_proven_one_does() -> None:
     base = dict(time=15, wave=1, hp_fraction=1.0, enemies_near=0, intensity=0.02, spawned_per_min=40)
     assert decide(_situation(**base, skill=0.35, kills_per_min=10))["pressure"] == "raise"  # type: ignore[arg-type]
@@ -131,7 +142,7 @@ def test_saturated_knobs_are_listed_and_exhaustion_flagged() -> None:
     sat = saturation(knobs)
     assert {"pressure", "elite_chance", "tier", "pickup_rate"} <= set(sat.up)
     assert not sat.escalation_exhausted  # toughness still has room: the lever that adds no kills (no XP)
-    sat = saturation(knobs.model_copy(update={"toughness": 4.0}))
+    sat = saturation(knobs.model_copy(update={"toughness": KNOB["toughness"].hi}))
     assert "toughness" in sat.up and sat.escalation_exhausted and "max" in sat.describe()
     assert not saturation(DirectorKnobs()).escalation_exhausted
 
