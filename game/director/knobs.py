@@ -37,6 +37,8 @@ class Knob:
     unit: Unit  # how F10 shows the value: 1.30x or 12%
     help: str  # one line for the tool description and the skill doc
     in_plan: bool = True  # a plan may set it by value
+    harder_high: bool = True  # its high end is the hard end (False: pickups, where more is easier)
+    escalates: bool = True  # a raise or spike moves it toward the hard end (saturation's escalation levers)
 
     @property
     def range(self) -> tuple[float, float]:
@@ -54,7 +56,8 @@ KNOBS: tuple[Knob, ...] = (
     #    name           lo   hi   default step  F10 label     unit help
     Knob("pressure",     0.2, 3.0,  1.0, None, "pressure",     "x", "spawn-credit multiplier", in_plan=False),
     Knob("elite_chance", 0.0, 0.35, 0.0, 0.08, "elite chance", "%", "chance a group is elite (3× HP, cost)"),
-    Knob("pickup_rate", 0.25, 3.0,  1.0, 0.5,  "pickup rate",  "x", "health-drop multiplier"),
+    Knob("pickup_rate", 0.25, 3.0,  1.0, 0.5,  "pickup rate",  "x", "health-drop multiplier",
+         harder_high=False, escalates=False),
     Knob("tier",         0.0, 4.0,  0.0, 1.0,  "enemy tier",   "x", "waves ahead: earlier foes, credits"),
     Knob("toughness",    1.0, 6.0,  1.0, 0.5,  "toughness",    "x", "HP multiplier of new spawns"),
 )

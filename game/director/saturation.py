@@ -14,9 +14,10 @@ from game.director.knobs import KNOBS, MIX_WEIGHT
 from game.director.plan import DirectorKnobs
 
 EPS = 1e-6
-EASIER_WHEN_HIGH = frozenset({"pickup_rate"})  # knobs whose high end is the easy end
-ESCALATION = frozenset({"pressure", "elite_chance", "tier", "toughness"})  # the levers a raise or spike moves
-EASING = frozenset({"pressure", "elite_chance", "tier", "toughness", "pickup_rate"})
+# from the knob table: which end is the easy one, which knobs a raise or spike moves, which easing may move
+EASIER_WHEN_HIGH = frozenset(k.name for k in KNOBS if not k.harder_high)
+ESCALATION = frozenset(k.name for k in KNOBS if k.escalates)
+EASING = frozenset(k.name for k in KNOBS)
 
 
 @dataclass(frozen=True)

@@ -228,6 +228,8 @@ vp = validate_plan({"pressure": "hold", "reason": "x", "spawn_rate": 2.0}, Direc
 assert vp.knobs.spawn_rate == 1.25 and "spawn_rate 2 -> 1.25" in vp.clamped[0], vp.clamped
 assert "spawn_rate (0.5..2)" in plan_tool(["grunt"], [], PlanCapture()).description
 assert "| `spawn_rate` | number 0.5..2 |" in kn.skill_doc_block()
+from game.director.saturation import EASING, ESCALATION
+assert "spawn_rate" in ESCALATION and "spawn_rate" in EASING  # saturation reads the table too
 print("ok")
 """
 
