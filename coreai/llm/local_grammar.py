@@ -22,7 +22,8 @@ import re
 from functools import lru_cache
 from typing import Any
 
-_SPACE_RULE = re.compile(r"^space ::= .*$", re.M)
+_SPACE_RULE = re.compile(r"^space ::= .*\n?", re.M)
+_SPACE_REF = re.compile(r" space(?=\s|$)", re.M)
 
 
 @lru_cache(maxsize=64)
@@ -30,7 +31,9 @@ def _compact(schema_json: str) -> Any:
     from llama_cpp.llama_grammar import LlamaGrammar, json_schema_to_gbnf
 
     gbnf = json_schema_to_gbnf(schema_json)
-    return LlamaGrammar.from_string(_SPACE_RULE.sub('space ::= ""', gbnf), verbose=False)
+    # the rule and every reference to it go: an empty rule (``space ::= ""``) referenced between every
+    # two tokens made llama.cpp's grammar stacks grow until one token took seconds
+    return LlamaGrammar.from_string(_SPACE_REF.sub("", _SPACE_RULE.sub("", gbnf)), verbose=False)
 
 
 def compact_grammar(schema: dict[str, Any]) -> Any:
@@ -44,7 +47,7 @@ def compact_gbnf(schema: dict[str, Any]) -> str:
     return str(compact_grammar(schema)._grammar)
 
 
-_ROOT = re.compile(r'^root ::= "\{" space ([\w-]+)-kv (.+)$', re.M)
+_ROOT = re.compile(r'^root ::= "\{" ([\w-]+)-kv (.+)$', re.M)
 
 
 @lru_cache(maxsize=64)
@@ -56,7 +59,7 @@ def _start(schema_json: str) -> tuple[str, Any]:
     if root is None:  # no required property: the object may start any way
         return "", _compact(schema_json)
     name = root.group(1)
-    kv = re.search(rf'^{re.escape(name)}-kv ::= "((?:[^"\\]|\\.)*)" space ":" space ([\w-]+)$', gbnf, re.M)
+    kv = re.search(rf'^{re.escape(name)}-kv ::= "((?:[^"\\]|\\.)*)" ":" ([\w-]+)$', gbnf, re.M)
     if kv is None:
         return "", _compact(schema_json)
     key = json.loads(f'"{kv.group(1)}"')  # the key as JSON text, quotes included

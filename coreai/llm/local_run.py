@@ -19,6 +19,7 @@ import numpy as np
 from coreai.errors import LlmError, LlmErrorCode
 from coreai.llm.local_grammar import compact_grammar, forced_start
 from coreai.llm.local_prompt import PreparedPrompt, finish_reply, prepare_prompt
+from coreai.llm.local_reply_stream import ReplyStream
 from coreai.llm.replies import ThinkSplitter
 from coreai.llm.types import LlmChunk, LlmRequest, LlmResult, Usage
 
@@ -71,6 +72,8 @@ def generate(
     prompt_len: int | None = None
     prompt_eval_s = 0.0
     finish = "length"
+    # a reply in words to a request offering tools streams as the JSON string grows
+    words = ReplyStream() if prepared.mode == "tool_choice" else None
     start, chunks = _start_stream(llm, prepared, req.temperature)
     content.append(start)
     try:
@@ -94,6 +97,8 @@ def generate(
                 reasoning.append(thought)
                 if job.streaming and prepared.streams_content and (visible or thought):
                     job.out.put(LlmChunk(content=visible, reasoning=thought))
+                elif job.streaming and words is not None and (piece := words.feed(visible)):
+                    job.out.put(LlmChunk(content=piece))
             if choice.get("finish_reason"):
                 finish = choice["finish_reason"]
     finally:
@@ -116,7 +121,7 @@ def generate(
         latency_s=time.perf_counter() - t0,
     )
     if job.streaming:
-        if tail := _unstreamed(prepared, result):
+        if tail := _unstreamed(prepared, result, words.sent if words is not None else ""):
             job.out.put(tail)
         for call in result.tool_calls:
             job.out.put(LlmChunk(tool_call=call))
@@ -181,11 +186,13 @@ def _reply_format(prepared: PreparedPrompt) -> dict[str, Any]:
         return {"response_format": rf}
 
 
-def _unstreamed(prepared: PreparedPrompt, result: LlmResult) -> LlmChunk | None:
-    """Buffered modes (a tool choice in the reply) send their free-text reply as one chunk at the end."""
+def _unstreamed(prepared: PreparedPrompt, result: LlmResult, sent: str) -> LlmChunk | None:
+    """What a tool-choice reply has not streamed yet (``sent`` went out as it came): all of it for a
+    forced tool's mode, the rest (usually nothing) for a reply in words."""
     if prepared.streams_content or not result.content:
         return None
-    return LlmChunk(content=result.content)
+    rest = result.content[len(sent) :] if result.content.startswith(sent) else ""
+    return LlmChunk(content=rest) if rest else None
 
 
 def _cached_prefix(previous: np.ndarray, cache_keys: list[tuple[int, ...]], prompt: np.ndarray) -> int:

@@ -1,6 +1,8 @@
-"""Let ``python -m game.eval decisions --backend NAME`` (any entry of the backend registry) measure the chat
-backends through the exact path the game uses: the Creator role, the ``set_director_plan`` tool and the
-director's validation."""
+"""Let ``python -m game.eval decisions --backend NAME`` (any entry of the backend registry) measure the LLM
+backends through the exact path the game uses: the ``Director`` role and its request fitted to the model's
+window (``AgentPlanSource``), the forced ``set_director_plan`` tool, the director's validation, and for
+``make eval`` the guard. A local model is warmed first as the game warms it at startup (its prompt prefix
+evaluated), so the suite scores decisions, not the one cold start."""
 
 from __future__ import annotations
 
@@ -27,8 +29,18 @@ def agent_source(name: str, settings: Settings | None = None) -> PlanSource:
     runtime = CoreAiRuntime(s, backends=setup.registry)
     capture = PlanCapture()
     prefabs = PrefabRegistry.load()
-    install_director_tools(runtime, prefabs.regular, EventRegistry().names(), capture)
-    return AgentPlanSource(runtime, name, capture)
+    events = EventRegistry().names()
+    install_director_tools(runtime, prefabs.regular, events, capture)
+    source = AgentPlanSource(runtime, name, capture)
+    client = setup.registry.get(name)
+    if callable(getattr(client, "prefill", None)):
+        from game.ai.warmup import neutral_request, warm_prefix
+
+        wait_ready = getattr(client, "wait_ready", None)
+        if callable(wait_ready):
+            wait_ready(120.0)
+        warm_prefix(runtime, client, source.task(neutral_request(list(prefabs.regular), list(events))))
+    return source
 
 
 def register_all() -> None:
