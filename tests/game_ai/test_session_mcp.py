@@ -102,6 +102,8 @@ def test_every_tool_is_served_over_the_real_game(served: tuple[AiSession, LoopTh
                 "get_director_state",
                 "set_director_plan",
                 "screenshot",
+                "get_inventory",
+                "buy_item",
             }
             code = "local p = game.state().player\nreturn coreai_world_spawn('tank', p.x + 300, p.y, 2)"
             ran = payload(await mcp.call_tool("execute_lua", {"code": code}))
@@ -120,6 +122,8 @@ def test_every_tool_is_served_over_the_real_game(served: tuple[AiSession, LoopTh
             assert bad.is_error and "dragon" in bad.content[0].text
             shot = await mcp.call_tool("screenshot", {})
             assert shot.is_error and "headless" in shot.content[0].text
+            shelf = payload(await mcp.call_tool("get_inventory", {}))  # the Merchant's own tool
+            assert "Medkit" in {i["name"] for i in shelf["items"]} and shelf["coins"] >= 0
 
     anyio.run(scenario)
     assert session.director.accepted >= 1 and session.director.rejected >= 1
