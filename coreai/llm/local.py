@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import itertools
 import queue
-import re
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -29,12 +28,12 @@ from typing import Any
 
 from loguru import logger
 
-from coreai.errors import ContextOverflow, LlmError, LlmErrorCode
+from coreai.errors import LlmError, LlmErrorCode
 from coreai.llm import guard
 from coreai.llm.config import LocalLlmConfig
 from coreai.llm.health import require_model_file
 from coreai.llm.local_contexts import RoleContexts
-from coreai.llm.local_run import Event, LocalJob, RunCost, generate, prefill
+from coreai.llm.local_run import Event, LocalJob, RunCost, failure, generate, prefill
 from coreai.llm.local_tokens import TokenCounter
 from coreai.llm.replies import parse_structured
 from coreai.llm.types import LlmChunk, LlmRequest, LlmResult
@@ -47,7 +46,6 @@ _CANCEL_GRACE_S = 5.0  # how long a cancelled caller waits for the owner thread 
 _POLL_S = 0.05
 _CLOSE_WAIT_S = 30.0
 BACKGROUND_PREFIX = "warmup-"  # requests with such a trace id run after every other queued request
-_OVERFLOW = re.compile(r"Requested tokens \((\d+)\) exceed context window of (\d+)")
 
 
 @dataclass(frozen=True)
@@ -331,33 +329,8 @@ class LocalLlmClient:
                     count=self._count,
                 )
                 job.out.put(result)
-            except LlmError as exc:
-                job.out.put(
-                    exc
-                    if exc.trace_id
-                    else LlmError(
-                        exc.code, _plain(exc), backend=self.name, trace_id=job.request.trace_id or None
-                    )
-                )
             except Exception as exc:  # llama.cpp refused the request (context overflow, bad grammar...)
-                if (m := _OVERFLOW.search(str(exc))) is not None:
-                    overflow = ContextOverflow(
-                        int(m.group(1)),
-                        int(m.group(2)),
-                        backend=self.name,
-                        trace_id=job.request.trace_id or None,
-                    )
-                    self._log.bind(trace_id=job.request.trace_id).error("{}", overflow)
-                    job.out.put(overflow)
-                    continue
-                self._log.bind(trace_id=job.request.trace_id).exception("local generation failed")
-                job.out.put(
-                    self._error(
-                        LlmErrorCode.MALFORMED_OUTPUT,
-                        f"generation failed: {exc}",
-                        job.request.trace_id or None,
-                    )
-                )
+                job.out.put(failure(exc, self.name, job.request.trace_id, self._log))
         self._llm = None
         if self._contexts is not None:
             self._contexts.clear()
@@ -396,6 +369,3 @@ class LocalLlmClient:
                 last_prompt_eval_s=cost.prompt_eval_s,
             )
 
-
-def _plain(exc: LlmError) -> str:
-    return exc.message.split(": ", 1)[-1]

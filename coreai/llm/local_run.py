@@ -8,6 +8,7 @@ what the request cost (prompt tokens, tokens taken from the KV state or prompt c
 from __future__ import annotations
 
 import queue
+import re
 import threading
 import time
 from collections.abc import Callable
@@ -16,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from coreai.errors import LlmError, LlmErrorCode
+from coreai.errors import ContextOverflow, LlmError, LlmErrorCode
 from coreai.llm.local_grammar import compact_grammar, forced_start
 from coreai.llm.local_prompt import PreparedPrompt, finish_reply, prepare_prompt
 from coreai.llm.local_reply_stream import ReplyStream
@@ -24,6 +25,25 @@ from coreai.llm.replies import ThinkSplitter
 from coreai.llm.types import LlmChunk, LlmRequest, LlmResult, Usage
 
 Event = LlmChunk | LlmResult | LlmError
+_OVERFLOW = re.compile(r"Requested tokens \((\d+)\) exceed context window of (\d+)")
+
+
+def failure(exc: Exception, backend: str, trace_id: str, log: Any) -> LlmError:
+    """The ``LlmError`` a failed job answers with: an ``LlmError`` keeps its code (and gets the trace id), a
+    context overflow from llama.cpp is ``ContextOverflow``, anything else a logged ``MALFORMED_OUTPUT``.
+    Call it inside the ``except`` block (the traceback is logged)."""
+    trace = trace_id or None
+    if isinstance(exc, LlmError):
+        plain = exc.message.split(": ", 1)[-1]
+        return exc if exc.trace_id else LlmError(exc.code, plain, backend=backend, trace_id=trace)
+    if (m := _OVERFLOW.search(str(exc))) is not None:
+        overflow = ContextOverflow(int(m.group(1)), int(m.group(2)), backend=backend, trace_id=trace)
+        log.bind(trace_id=trace_id).error("{}", overflow)
+        return overflow
+    log.bind(trace_id=trace_id).exception("local generation failed")
+    return LlmError(
+        LlmErrorCode.MALFORMED_OUTPUT, f"generation failed: {exc}", backend=backend, trace_id=trace
+    )
 
 
 @dataclass

@@ -27,7 +27,9 @@ def model_path() -> Path:
 
 @pytest.fixture(scope="session")
 def local_config(model_path: Path) -> LocalLlmConfig:
-    return LocalLlmConfig(model_path=str(model_path), n_ctx=1024, n_threads=2, max_tokens=160)
+    # one thread: two llama.cpp threads on two cores that other work loads stall at every barrier (seen: a
+    # 24-token reply taking 88 s instead of 1 s), and the game itself runs inference on one thread
+    return LocalLlmConfig(model_path=str(model_path), n_ctx=1024, n_threads=1, max_tokens=160)
 
 
 @pytest.fixture(scope="module")
