@@ -162,10 +162,15 @@ class _Agents:
         self.runtime = runtime
         self.busy = threading.Event()
         self.finished = 0
+        self.failed: list[str] = []
 
     def _next(self, _handle: TaskHandle | None = None) -> None:
         if _handle is not None:
             self.finished += 1
+            try:
+                _handle.result(0)
+            except Exception as exc:  # a busy agent that fails is not busy: the figure would be wrong
+                self.failed.append(f"{type(exc).__name__}: {exc}")
         if self.busy.is_set():
             request = AiTaskRequest(role="Creator", hint="keep the pressure")
             self.runtime.submit(request).add_done_callback(self._next)
@@ -189,7 +194,13 @@ class _Agents:
 
 def bench_agents(frames_per_phase: int = 150, phases: int = 6) -> tuple[float, float, float, float, int]:
     world = BenchWorld()
-    settings = Settings.model_validate({"queue": {"max_concurrent": 4}, "mainloop": {"rate_per_s": 0}})
+    settings = Settings.model_validate(  # every role on the stub: the agents run the whole real pipeline
+        {
+            "queue": {"max_concurrent": 4},
+            "mainloop": {"rate_per_s": 0},
+            "llm": {"default_backend": "stub", "backends": {}},
+        }
+    )
     runtime = CoreAiRuntime(settings, backends={"stub": StubLlmClient(_director_script, delay_s=0.02)})
     runtime.bindings.register_world(world)
     runtime.bindings.register_state(world)
@@ -205,6 +216,8 @@ def bench_agents(frames_per_phase: int = 150, phases: int = 6) -> tuple[float, f
         else:
             idle += _frames(runtime, frames_per_phase)
     runtime.close()
+    if agents.failed:
+        raise RuntimeError(f"{len(agents.failed)} agent tasks failed, e.g. {agents.failed[0]}")
     p99_idle, p99_busy = _pct(idle, 0.99), _pct(busy, 0.99)
     median_ratio = statistics.median(busy) / statistics.median(idle)
     return p99_idle, p99_busy, p99_busy / p99_idle, median_ratio, agents.finished
