@@ -83,3 +83,15 @@ def test_a_layered_label_shows_only_in_frames_that_draw_it_and_its_shadow_stays_
     assert close(brightest, (0, 160, 0), tol=30) and yellow == dark == 0  # not drawn this frame: not shown
     assert not label.text.visible and not label.shadow.text.visible
     assert close(frame(True)[0], (255, 255, 0), tol=40)  # and back
+
+
+def test_a_long_activity_line_stops_before_the_fps_plate(make_app: Callable[..., GameApp]) -> None:
+    """With F10 docked the play area narrows; the agent line ran under the FPS counter."""
+    app = start_arena(make_app, bot="strong")
+    app.arena.activity_source = lambda: "AI: 1 running, 0 queued | last tool: set_director_plan " * 3
+    hud = app.arena.hud
+    assert hud is not None
+    render(app)
+    act, fps = hud.activity.text, hud.fps.text
+    assert act.text.endswith("...")
+    assert act.x + act.content_width < fps.x - fps.content_width  # fps is anchored at its right edge

@@ -227,15 +227,18 @@ class Hud:
             rects=rects,
         )
         self.level.set(f"LV {p.level}")
-        self.activity.set(activity[:140])
+        fps_w = 0.0
+        if show_fps:
+            self.fps.set(f"{fps:4.0f} FPS  {world.enemies.n:5,d} enemies")
+            fps_w = float(self.fps.text.content_width) + 24
+        # the activity line ends before the FPS plate (a docked F10 narrows the play area)
+        self.activity.set(fit_line(self.activity, activity[:140], width - m - fps_w - (m + 70) - 8))
         right = m + 70 + self.activity.text.content_width if activity else m + self.level.text.content_width
         rects.add(m - 8, 23, right - m + 16, 22, PLATE)
         self.level.move(m, 28)
         self.level.draw()
         if show_fps:
-            self.fps.set(f"{fps:4.0f} FPS  {world.enemies.n:5,d} enemies")
-            fps_w = self.fps.text.content_width
-            rects.add(width - m - fps_w - 8, 23, fps_w + 16, 22, PLATE)
+            rects.add(width - m - fps_w + 16, 23, fps_w - 8, 22, PLATE)
             self.fps.move(width - m, 28)
             self.fps.draw()
         if activity:
@@ -286,3 +289,18 @@ class Hud:
             LBWH(0, 0, width, height),
             color=Color(255, 30, 40, int(min(1.0, strength) * 200)),
         )
+
+
+def fit_line(label: ShadowLabel, text: str, max_w: float) -> str:
+    """``text``, cut short with "..." so ``label`` shows it within ``max_w`` pixels."""
+    label.set(text)
+    width = float(label.text.content_width)
+    if width <= max_w or not text:
+        return text
+    keep = max(0, int(len(text) * max_w / width) - 3)
+    while keep > 0:
+        label.set(text[:keep].rstrip() + "...")
+        if float(label.text.content_width) <= max_w:
+            break
+        keep -= 2
+    return text[:keep].rstrip() + "..." if keep > 0 else ""
