@@ -104,26 +104,18 @@ def draw_bar(
     fill: Color,
     back: Color,
     *,
+    rects: RectBatch,
     edge: Color | None = None,
-    rects: RectBatch | None = None,
 ) -> None:
-    """A horizontal progress bar; ``fraction`` is clamped to [0, 1]. With ``rects`` it is queued there."""
+    """Queue a horizontal progress bar in ``rects``; ``fraction`` is clamped to [0, 1]."""
     f = min(1.0, max(0.0, fraction))
     gloss = Color(255, 255, 255, 38)  # a lighter strip on top reads as a glossy bar
-    if rects is not None:
-        rects.add(left, bottom, width, height, back)
-        if f > 0.0:
-            rects.add(left, bottom, width * f, height, fill)
-            rects.add(left, bottom + height * 0.62, width * f, height * 0.30, gloss)
-        if edge is not None:
-            rects.outline(left, bottom, width, height, edge, 2)
-        return
-    arcade.draw_lbwh_rectangle_filled(left, bottom, width, height, back)
+    rects.add(left, bottom, width, height, back)
     if f > 0.0:
-        arcade.draw_lbwh_rectangle_filled(left, bottom, width * f, height, fill)
-        arcade.draw_lbwh_rectangle_filled(left, bottom + height * 0.62, width * f, height * 0.30, gloss)
+        rects.add(left, bottom, width * f, height, fill)
+        rects.add(left, bottom + height * 0.62, width * f, height * 0.30, gloss)
     if edge is not None:
-        arcade.draw_lbwh_rectangle_outline(left, bottom, width, height, edge, 2)
+        rects.outline(left, bottom, width, height, edge, 2)
 
 
 def draw_panel(left: float, bottom: float, width: float, height: float, *, edge: Color | None = None) -> None:
