@@ -124,12 +124,7 @@ class LocalLlmClient:
         guard.check_real_call(self.name)
         job = self._submit(request, streaming=False)
         deadline = None if request.timeout_s is None else time.monotonic() + request.timeout_s
-        while True:
-            event = self._next_event(job, deadline)
-            if isinstance(event, LlmResult):
-                return event
-            if isinstance(event, LlmError):
-                raise event
+        return self._await_result(job, deadline)
 
     def prefill(self, request: LlmRequest, timeout_s: float = 300.0) -> LlmResult:
         """Evaluate ``request``'s first message (its role's stable prompt prefix) into that role's context,
@@ -138,7 +133,10 @@ class LocalLlmClient:
         ``finish_reason`` is "prefilled", or "interrupted" when it gave way."""
         guard.check_real_call(self.name)
         job = self._submit(request, streaming=False, prefill=True)
-        deadline = time.monotonic() + timeout_s
+        return self._await_result(job, time.monotonic() + timeout_s)
+
+    def _await_result(self, job: LocalJob, deadline: float | None) -> LlmResult:
+        """The job's final result (its streamed pieces are skipped), or its error."""
         while True:
             event = self._next_event(job, deadline)
             if isinstance(event, LlmResult):
