@@ -7,9 +7,8 @@ a future; the director polls it each tick and keeps running the last plan meanwh
 request waits while one younger than ``PENDING_MAX_S`` is in flight, an urgent one supersedes it, and a
 superseded reply is never applied. Every reply goes through ``pipeline.py`` (validation, the guard, the
 record); a rejected or failed one is logged, counted and recorded, and the previous plan keeps running.
-
-Modes: ``static`` (director off: the static ``WaveSpawner``, intensity still measured), ``rules``, and any
-source registered with ``register_source``. ``set_mode`` / ``cycle_mode`` switch (F6).
+Between decisions ``watch.PlayerWatch`` acts each tick (gentle opening, crowd cap, calm nudge). Modes:
+``static`` (the static ``WaveSpawner``), ``rules``, any ``register_source`` one; ``set_mode``/F6 switch.
 """
 
 from __future__ import annotations
@@ -35,6 +34,7 @@ from game.director.spawner import CreditSpawner
 from game.director.telemetry import Telemetry
 from game.director.trajectory import DecisionStatus, TrajectorySink
 from game.director.validate import ValidatedPlan
+from game.director.watch import PlayerWatch
 from game.sim.config import DT, TICK_HZ
 from game.sim.spawner import WaveSpawner
 from game.sim.world import World
@@ -86,6 +86,7 @@ class Director:
         self.credit_spawner = CreditSpawner(DirectorKnobs(pressure=OPENING_PRESSURE))
         self.static_spawner = WaveSpawner()
         self.spawner = DirectorSpawner(self)
+        self.watch = PlayerWatch()
         self._history = IntensityHistory()
         self._announce: deque[str] = deque(maxlen=MAX_ANNOUNCEMENTS)
         self._pending: Pending | None = None
@@ -180,6 +181,7 @@ class Director:
             self._urgent = True  # a death, or a new Build Up: decide now
         if world.tick % (TICK_HZ // HISTORY_HZ) == 0:
             self._history.add(world.time, value, self.pacing.state)
+        self.watch.tick(self, world)
         if self._mode == STATIC:
             return
         self._poll(world)
@@ -338,9 +340,8 @@ class Director:
     def _fail(self, world: World, req: PlanRequest, backend: str, error: str) -> None:
         self.failed += 1
         self.last_error = error
-        self._log.bind(trace_id=req.trace_id).warning(
-            "plan request {} to {} failed: {}", req.seq, backend, error
-        )
+        log = self._log.bind(trace_id=req.trace_id)
+        log.warning("plan request {} to {} failed: {}", req.seq, backend, error)
         self._record(world, req, PlanReply("", None, backend, 0.0, req.trace_id), "failed", error=error)
 
     def _record(
@@ -355,11 +356,9 @@ class Director:
         guarded: dict[str, str] | None = None,
     ) -> None:
         if self.trajectory is not None:
-            self.trajectory.decision(
-                decision_record(
-                    req, reply, status, applied_tick=world.tick, vp=vp, error=error, guarded=guarded
-                )
-            )
+            tick = world.tick
+            rec = decision_record(req, reply, status, applied_tick=tick, vp=vp, error=error, guarded=guarded)
+            self.trajectory.decision(rec)
 
     # ------------------------------------------------------------------ what the UI reads
     def pop_announcements(self) -> list[str]:

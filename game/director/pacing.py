@@ -71,6 +71,11 @@ class Pacing:
         """The drawn length of the current Sustain Peak / Relax (0 for the other states)."""
         return self._limit
 
+    def end_relax(self) -> None:
+        """Cut a Relax short (the director's calm nudge): Build Up from now."""
+        if self.state is PacingState.RELAX:
+            self._enter(PacingState.BUILD_UP)
+
     def update(self, intensity: float, dt: float) -> PacingState:
         self.time_in_state += dt
         s = self.state

@@ -10,6 +10,7 @@ from game.director.pacing import PacingState
 from game.director.plan import DirectorKnobs, DirectorPlan
 from game.director.saturation import NO_SATURATION, Saturation
 from game.director.skill import SkillSignals, label
+from game.director.watch import describe
 
 if TYPE_CHECKING:
     from game.director.director import Director
@@ -57,6 +58,7 @@ class DirectorPanel:
     skill: float = 0.5  # the online skill estimate, 0..1
     skill_signals: SkillSignals | None = None
     saturation: Saturation = NO_SATURATION
+    watch: str = ""  # the per-tick reflexes in force (``watch.describe``)
 
     def skill_text(self) -> str:
         """F10: the skill estimate, e.g. ``0.62 average``."""
@@ -127,4 +129,5 @@ def build_panel(d: Director, world: World) -> DirectorPanel:
         skill=d.telemetry.skill.value,
         skill_signals=d.telemetry.skill.last,
         saturation=d.saturation,
+        watch="" if static else describe(d.watch.state),
     )

@@ -62,6 +62,9 @@ COAST_NEAR_MAX = 3
 RAISE_INTENSITY = 0.45
 RAISE_HP = 0.6
 RAISE_DAMAGE_15S = 0.25
+# A player the estimate rates under EARLY_SKILL is raised only below the flow band, and only untouched.
+LOW_SKILL_RAISE_INTENSITY = 0.25
+LOW_SKILL_RAISE_DAMAGE_15S = 0.1
 EASE_PICKUP, EASE_ELITE = +0.5, -0.08  # knob shifts per ease_off plan (kept in the knob table's ranges)
 RAISE_PICKUP = -0.25  # pickup shift per raise / spike plan
 EARLY_S = 60.0  # the first minute: a player the estimate does not yet rate ...
@@ -164,8 +167,11 @@ def _choose(s: DirectorSituation, p: Preset = NORMAL) -> tuple[Pressure, str]:
         return "ease_off", f"pressure {s.knobs.pressure:.2f} past the ceiling {ceiling:.2f}: ease"
     if s.pacing_s > PEAK_DUE_S and snap.hp_fraction >= PEAK_DUE_HP and not early:
         return "spike", f"{s.pacing_s:.0f}s of build-up without a peak: bring one"
-    calm = snap.hp_fraction >= RAISE_HP and snap.damage_15s < RAISE_DAMAGE_15S
-    if s.intensity < RAISE_INTENSITY * p.intensity and calm:
+    low = snap.skill < EARLY_SKILL
+    calm = snap.hp_fraction >= RAISE_HP and snap.damage_15s < (
+        LOW_SKILL_RAISE_DAMAGE_15S if low else RAISE_DAMAGE_15S
+    )
+    if s.intensity < (LOW_SKILL_RAISE_INTENSITY if low else RAISE_INTENSITY) * p.intensity and calm:
         if s.knobs.pressure >= ceiling and snap.skill < ESCALATE_SKILL:
             return "hold", f"under-challenged, but pressure {s.knobs.pressure:.2f} is at skill's ceiling"
         return "raise", f"under-challenged (intensity {s.intensity:.2f}): raise"

@@ -145,6 +145,7 @@ class CreditSpawner:
     def __init__(self, knobs: DirectorKnobs | None = None, *, live_cap: int = LIVE_CAP) -> None:
         self.knobs = knobs or DirectorKnobs()
         self.live_cap = live_cap
+        self.crowd_cap: int | None = None  # a tighter cap for a low-skill player (``watch.PlayerWatch``)
         self.pacing = PacingState.BUILD_UP
         self._last_pacing = PacingState.BUILD_UP
         self.placer = SpawnPlacer()
@@ -173,7 +174,8 @@ class CreditSpawner:
         if self._cooldown > 0.0:
             self._cooldown -= dt
             return
-        room = live_cap_for(self.knobs.pressure, self.live_cap) - world.enemies.n
+        cap = live_cap_for(self.knobs.pressure, self.live_cap)
+        room = (cap if self.crowd_cap is None else min(cap, self.crowd_cap)) - world.enemies.n
         if room <= 0:
             return
         if self._next is None:
@@ -193,12 +195,16 @@ class CreditSpawner:
         for _ in range(size):
             x, y = self.placer.position(world, angle)
             world.spawn_enemy(card.prefab, x, y, elite=elite, source="director")
-        toughen(world, first, self.knobs.toughness)
+        self.toughen_from(world, first)
         self.credits -= unit * size
         self.spawned += size
         self.recent.append(card.prefab)
         self._next = None
         self._cooldown = group_interval(self.knobs.pressure)
+
+    def toughen_from(self, world: World, first: int) -> None:
+        """Apply the ``toughness`` knob to what was spawned from pool row ``first`` on."""
+        toughen(world, first, self.knobs.toughness)
 
     # ------------------------------------------------------------------ budget and cards
     def effective_wave(self, world: World) -> int:

@@ -79,6 +79,7 @@ class Telemetry:
         self.max_hp = 100.0
         self.skill = SkillEstimator()
         self._ticks = 0
+        self.shots_total = 0  # shots the player fired this run
         self.pressure = 1.0  # the director's pressure knob (1 under static difficulty), for the skill signals
 
     def update(self, world: World, events: Iterable[ev.Event] | None = None) -> None:
@@ -95,6 +96,7 @@ class Telemetry:
                     col[_NEAR_KILLS] += 1
             elif isinstance(e, ev.ShotFired):
                 col[_SHOTS] += e.count
+                self.shots_total += e.count
             elif isinstance(e, ev.EnemyHit):
                 col[_HITS] += e.count
             elif isinstance(e, ev.EnemySpawned):

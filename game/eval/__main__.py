@@ -3,6 +3,8 @@
     python -m game.eval decisions [--backend rules] [--scenarios FILE] [--min-accuracy 0.95]
     python -m game.eval ab [--mode rules] [--seeds 5] [--first-seed 0] [--seconds 180]
                            [--skills novice,weak,average,strong] [--workers 2]
+    python -m game.eval first-wave [--seeds 10] [--first-seed 0] [--skill novice] [--mode rules]
+                                     # seeds the bot survives wave 1 on, director and static
     python -m game.eval all [--llm-backends rules,stub,local]
                                      # decisions on the shipped scenarios (each backend raw and guarded),
                                      # then the bot A/B
@@ -21,8 +23,10 @@ from pathlib import Path
 from coreai.errors import CoreAIError
 from coreai.logging import configure_logging
 from coreai.settings import LogSettings
+from game.bot import SKILL_NAMES
 from game.eval.ab import MAX_SECONDS, SKILLS, format_ab, run_ab
 from game.eval.decisions import backend_names, evaluate, format_report, format_summary, make_backend
+from game.eval.first_wave import first_wave, format_first_wave
 from game.eval.progress import ProgressBar
 from game.eval.scenarios import SHIPPED_SCENARIOS, load_scenarios
 
@@ -46,6 +50,11 @@ def _parser() -> argparse.ArgumentParser:
     d.add_argument("--scenarios", type=Path, default=SHIPPED_SCENARIOS, help="a scenario JSONL file")
     d.add_argument("--min-accuracy", type=float, default=None, help="exit 1 below this accuracy (0..1)")
     d.add_argument("--timeout", type=float, default=60.0, help="seconds to wait for one decision")
+    f = sub.add_parser("first-wave", help="seeds a bot survives wave 1 on, director vs static")
+    f.add_argument("--seeds", type=int, default=10, help="how many seeds")
+    f.add_argument("--first-seed", type=int, default=0, help="seeds run from this one up")
+    f.add_argument("--skill", default="novice", choices=SKILL_NAMES)
+    f.add_argument("--mode", default="rules", help="the director mode to compare with static")
     for name in ("ab", "all"):
         a = sub.add_parser(name, help="bot A/B, static vs director" if name == "ab" else "decisions + A/B")
         a.add_argument("--mode", default="rules", help="the director mode to compare with static")
@@ -144,6 +153,11 @@ def main(argv: list[str] | None = None) -> int:
             return _decisions(args.backend, args.scenarios, args.timeout, args.min_accuracy)
         if args.command == "ab":
             return _ab(args)
+        if args.command == "first-wave":
+            seeds = range(args.first_seed, args.first_seed + max(1, args.seeds))
+            runs = [first_wave(seeds, args.skill, mode) for mode in ("static", args.mode)]
+            sys.stdout.write(format_first_wave(runs) + "\n")
+            return 0
         status = _decisions("rules", SHIPPED_SCENARIOS, 60.0, None)
         sys.stdout.write("\n")
         _backend_table(args.llm_backends)

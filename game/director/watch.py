@@ -1,0 +1,199 @@
+"""The director's per-tick reflexes, between its decisions (which come every 5–10 s): what a low-skill or
+first-time player needs faster than a plan can bring it.
+
+- **Gentle opening** – while the player has neither moved nor fired since the run began (reading the
+  controls, looking around), for at most ``GRACE_MAX_S`` s, enemy damage is scaled by ``GRACE_DAMAGE`` (the
+  world's ``enemy_damage_mult`` param, restored the moment the player acts). A player who starts playing at
+  once, as every bot does, never sees it.
+- **Crowd cap** – a player the skill estimate rates under ``LOW_SKILL`` never faces more than
+  ``low_skill_cap(skill)`` director spawns at once: easing lowers the income, but the crowd already on the
+  field is what kills a novice in wave 1.
+- **Calm nudge** – a calm, healthy player (intensity under ``CALM_INTENSITY``, HP at least ``CALM_HP``, no
+  enemy engaging, outside a Sustain Peak or Peak Fade) for ``CALM_S`` s gets a small group of the cheapest
+  card (``NUDGE_GROUP``) just past the nearest screen edge, at most every ``NUDGE_COOLDOWN_S`` s; a Relax that
+  has run ``RELAX_MIN_S`` ends there (Build Up). The pacing loop's next mob takes seconds to arrive; this
+  keeps a player who cleared the field from idling in the meantime.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from game.director.pacing import RELAX_MIN_S, Pacing, PacingState
+from game.director.spawner import CreditSpawner, live_cap_for, offscreen_distance
+from game.sim.config import ARENA_H, ARENA_W, DT
+from game.sim.world import World
+
+if TYPE_CHECKING:
+    from game.director.director import Director
+
+GRACE_MAX_S = 30.0
+GRACE_DAMAGE = 0.25  # enemy damage multiplier while the player has not touched the controls
+OPENING_S = 30.0  # wave 1 of a run (its first 30 s) ...
+OPENING_DAMAGE = 0.6  # ... hits a player rated under LOW_SKILL this hard ...
+OPENING_HP = 0.7  # ... once it is below this much HP (the first hits land in full: they are the challenge)
+MOVED_PX = 6.0  # the player has "acted" once it moved this far from where it began (or fired a shot)
+LOW_SKILL = 0.45  # the crowd cap applies to players rated under this
+LOW_CAP_BASE, LOW_CAP_PER_SKILL = 3, 16  # enemies alive at once: 3 + 16 x skill (8 at 0.3) ...
+LOW_CAP_HP = 0.5  # ... times (LOW_CAP_HP + (1 - LOW_CAP_HP) x HP fraction): fewer while hurt
+# the cap grows while the player is calm (kiting a crowd it cannot be hurt by) and shrinks when it is not
+CAP_GROW_PER_S, CAP_SHRINK_PER_S, CAP_BONUS_MAX = 0.5, 2.0, 16.0
+CAP_SHRINK_INTENSITY, CAP_SHRINK_HP = 0.6, 0.5
+CALM_INTENSITY = 0.3
+CALM_HP = 0.7
+CALM_S = 1.0
+NUDGE_GROUP = 3
+NUDGE_COOLDOWN_S = 6.0
+NUDGE_WALL = 30.0
+
+
+def low_skill_cap(skill: float, hp_fraction: float = 1.0) -> int:
+    hp = LOW_CAP_HP + (1.0 - LOW_CAP_HP) * min(1.0, max(0.0, hp_fraction))
+    return max(1, int((LOW_CAP_BASE + LOW_CAP_PER_SKILL * max(0.0, skill)) * hp))
+
+
+@dataclass
+class WatchState:
+    grace: bool = True  # the gentle opening is on (until the player acts or GRACE_MAX_S passes)
+    nudges: int = 0
+    calm_s: float = CALM_S  # a run starts calm: the first nudge comes on the first tick the player acts
+    last_nudge: float = -1e9
+    crowd_cap: int | None = None  # the cap in force (None: not a low-skill player)
+    cap_bonus: float = 0.0  # enemies the crowd cap has grown by while the player stayed calm
+    damage_factor: float = 1.0  # the enemy damage multiplier the watch has in force
+
+
+def describe(st: WatchState) -> str:
+    """F10: what the watch has in force, e.g. ``cap 9  nudges 3`` or ``grace: hits x0.25``."""
+    parts = []
+    if st.grace:
+        parts.append(f"grace: hits x{st.damage_factor:g}")
+    elif st.damage_factor != 1.0:
+        parts.append(f"soft hits x{st.damage_factor:g}")
+    if st.crowd_cap is not None:
+        parts.append(f"cap {st.crowd_cap}")
+    parts.append(f"nudges {st.nudges}")
+    return "  ".join(parts)
+
+
+class PlayerWatch:
+    """``tick(director, world)`` once per tick, after the pacing update."""
+
+    def __init__(self) -> None:
+        self.state = WatchState()
+        self._start: tuple[float, float] | None = None
+        self._damage_base = 1.0
+        self._damage_set: float | None = None
+
+    def tick(self, director: Director, world: World) -> None:
+        if director.mode == "static":  # the director is off: no reflexes, full damage
+            self.state.grace = False
+            self.set_damage(world, 1.0)
+            director.credit_spawner.crowd_cap = None
+            return
+        tel = director.telemetry
+        pacing = director.pacing
+        nudges = self.state.nudges
+        self.update(
+            world,
+            director.credit_spawner,
+            pacing,
+            intensity=director.intensity.value,
+            hp_fraction=tel.hp_fraction,
+            engaged=tel.engaged,
+            skill=tel.skill.value,
+            shots=tel.shots_total,
+            dt=DT,
+        )
+        if self.state.nudges != nudges:
+            director.credit_spawner.pacing = pacing.state
+            director.request_now()
+
+    def update(
+        self,
+        world: World,
+        spawner: CreditSpawner,
+        pacing: Pacing,
+        *,
+        intensity: float,
+        hp_fraction: float,
+        engaged: bool,
+        skill: float,
+        shots: int,
+        dt: float,
+    ) -> None:
+        self._damage(world, shots, skill, hp_fraction)
+        st = self.state
+        calm = intensity < CALM_INTENSITY and hp_fraction >= CALM_HP
+        if calm:
+            st.cap_bonus = min(CAP_BONUS_MAX, st.cap_bonus + CAP_GROW_PER_S * dt)
+        elif intensity > CAP_SHRINK_INTENSITY or hp_fraction < CAP_SHRINK_HP:
+            st.cap_bonus = max(0.0, st.cap_bonus - CAP_SHRINK_PER_S * dt)
+        st.crowd_cap = low_skill_cap(skill, hp_fraction) + int(st.cap_bonus) if skill < LOW_SKILL else None
+        spawner.crowd_cap = st.crowd_cap
+        calm = calm and pacing.state not in (PacingState.SUSTAIN_PEAK, PacingState.PEAK_FADE)
+        st.calm_s = st.calm_s + dt if calm else 0.0
+        if st.calm_s < CALM_S or world.time - st.last_nudge < NUDGE_COOLDOWN_S or st.grace:
+            return
+        if pacing.state is PacingState.RELAX and pacing.time_in_state < RELAX_MIN_S:
+            return
+        cap = live_cap_for(spawner.knobs.pressure, spawner.live_cap)
+        if world.enemies.n + NUDGE_GROUP > (cap if st.crowd_cap is None else min(cap, st.crowd_cap)):
+            return
+        if pacing.state is PacingState.RELAX:
+            pacing.end_relax()
+        self._nudge(world, spawner)
+        st.last_nudge = world.time
+        st.calm_s = 0.0
+
+    def _damage(self, world: World, shots: int, skill: float, hp: float) -> None:
+        st = self.state
+        p = world.player
+        if self._start is None:
+            self._start = (p.x, p.y)
+        if st.grace:
+            moved = math.hypot(p.x - self._start[0], p.y - self._start[1]) > MOVED_PX
+            st.grace = not (moved or shots > 0 or world.time >= GRACE_MAX_S)
+        if st.grace:
+            factor = GRACE_DAMAGE
+        elif world.wave <= 1 and world.time < OPENING_S and skill < LOW_SKILL and hp < OPENING_HP:
+            factor = OPENING_DAMAGE
+        else:
+            factor = 1.0
+        self.set_damage(world, factor)
+
+    def set_damage(self, world: World, factor: float) -> None:
+        """Scale enemy damage to ``factor`` x what it was before the watch touched it (left alone if
+        something else, a mod or the console, changed the param since)."""
+        st = self.state
+        if factor == st.damage_factor:
+            return
+        current = world.params.get("enemy_damage_mult")
+        if self._damage_set is None:
+            self._damage_base = current
+        elif current != self._damage_set:
+            return
+        st.damage_factor = factor
+        self._damage_set = world.set_param("enemy_damage_mult", self._damage_base * factor)
+
+    def _nudge(self, world: World, spawner: CreditSpawner) -> None:
+        cards = spawner.cards(world)
+        if not cards:
+            return
+        card = min(cards, key=lambda c: c.cost)
+        p = world.player
+        # just past the nearest screen edges (above and below on a wide screen), alternating sides, so the
+        # group closes in from two sides and cannot all be kited one way
+        first = world.enemies.n
+        for i in range(NUDGE_GROUP):
+            side = math.pi / 2 if (i + self.state.nudges) % 2 else -math.pi / 2
+            a = side + float(world.rng.normal(0.0, 0.15))
+            d = offscreen_distance(a)
+            x = min(ARENA_W - NUDGE_WALL, max(NUDGE_WALL, p.x + math.cos(a) * d))
+            y = min(ARENA_H - NUDGE_WALL, max(NUDGE_WALL, p.y + math.sin(a) * d))
+            world.spawn_enemy(card.prefab, x, y, source="director")
+        spawner.toughen_from(world, first)
+        spawner.spawned += NUDGE_GROUP
+        self.state.nudges += 1
