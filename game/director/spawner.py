@@ -53,6 +53,7 @@ VARIETY_RUN = 2
 TOUGH_SPEED_PER_X = 0.05  # toughness 2 also makes director spawns 5% faster
 TOO_CHEAP_GROUPS = 2.0  # a card is "too cheap" when the bank holds this many full groups of it
 BUILD_UP_BURST_S = 4.0  # a Build Up after a Relax starts with this many seconds of income at once
+DRAW_WAIT_S = 3.0  # below pressure 1, a group is sized to the bank plus this many seconds of income
 BANK_MAX_S = 20.0  # the bank never holds more than this many seconds of build-up income
 BOSS_MIN_PRESSURE = 0.6  # a boss wave's boss stays home while the director has eased pressure below this
 SPAWN_MARGIN = 30.0  # keep spawns this far inside the arena walls
@@ -262,6 +263,10 @@ class CreditSpawner:
         elite = bool(world.rng.random() < self.knobs.elite_chance)
         size = int(world.rng.integers(MIN_GROUP, max_group(self.knobs.pressure) + 1))
         bank = max(self.bank_max(world), self.credits)
+        if self.knobs.pressure < 1.0:
+            # eased: a group the bank can pay within DRAW_WAIT_S (at low income a full-bank group takes
+            # many seconds to save up, and nothing comes meanwhile)
+            bank = min(bank, self.credits + DRAW_WAIT_S * self.credits_per_second(world))
         if elite and card.cost * ELITE_COST_MULT > bank:
             elite = False
         unit = card.cost * (ELITE_COST_MULT if elite else 1.0)
