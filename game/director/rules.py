@@ -62,7 +62,8 @@ COAST_NEAR_MAX = 3
 RAISE_INTENSITY = 0.45
 RAISE_HP = 0.6
 RAISE_DAMAGE_15S = 0.25
-# A player the estimate rates under EARLY_SKILL is raised only below the flow band, and only untouched.
+# In the first minute a player the estimate rates under EARLY_SKILL is raised only below the flow band, and
+# only untouched.
 LOW_SKILL_RAISE_INTENSITY = 0.25
 LOW_SKILL_RAISE_DAMAGE_15S = 0.1
 EASE_PICKUP, EASE_ELITE = +0.5, -0.08  # knob shifts per ease_off plan (kept in the knob table's ranges)
@@ -167,7 +168,7 @@ def _choose(s: DirectorSituation, p: Preset = NORMAL) -> tuple[Pressure, str]:
         return "ease_off", f"pressure {s.knobs.pressure:.2f} past the ceiling {ceiling:.2f}: ease"
     if s.pacing_s > PEAK_DUE_S and snap.hp_fraction >= PEAK_DUE_HP and not early:
         return "spike", f"{s.pacing_s:.0f}s of build-up without a peak: bring one"
-    low = snap.skill < EARLY_SKILL
+    low = snap.skill < EARLY_SKILL and snap.time < EARLY_S
     calm = snap.hp_fraction >= RAISE_HP and snap.damage_15s < (
         LOW_SKILL_RAISE_DAMAGE_15S if low else RAISE_DAMAGE_15S
     )

@@ -21,8 +21,10 @@ import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+import numpy as np
+
 from game.director.pacing import RELAX_MIN_S, Pacing, PacingState
-from game.director.spawner import CreditSpawner, live_cap_for, offscreen_distance
+from game.director.spawner import MAX_GROUP, CreditSpawner, live_cap_for, offscreen_distance
 from game.sim.config import ARENA_H, ARENA_W, DT
 from game.sim.world import World
 
@@ -45,8 +47,16 @@ CALM_INTENSITY = 0.3
 CALM_HP = 0.7
 CALM_S = 1.0
 NUDGE_GROUP = 3
+NUDGE_GROW_WAVES = 3
+NUDGE_SPREAD = 0.15  # radians of jitter around straight up / straight down
 NUDGE_COOLDOWN_S = 6.0
+NUDGE_PAST_CAP_HP = 0.95  # at this HP or more the nudge ignores the crowd cap (the live cap still holds)
 NUDGE_WALL = 30.0
+
+
+def nudge_size(wave: int) -> int:
+    """Enemies in one nudge: ``NUDGE_GROUP``, +1 every ``NUDGE_GROW_WAVES`` waves, up to ``MAX_GROUP``."""
+    return min(MAX_GROUP, NUDGE_GROUP + max(0, wave - 1) // NUDGE_GROW_WAVES)
 
 
 def low_skill_cap(skill: float, hp_fraction: float = 1.0) -> int:
@@ -58,6 +68,7 @@ def low_skill_cap(skill: float, hp_fraction: float = 1.0) -> int:
 class WatchState:
     grace: bool = True  # the gentle opening is on (until the player acts or GRACE_MAX_S passes)
     nudges: int = 0
+    relax_cut: int = 0  # Relax windows the nudge ended
     calm_s: float = CALM_S  # a run starts calm: the first nudge comes on the first tick the player acts
     last_nudge: float = -1e9
     crowd_cap: int | None = None  # the cap in force (None: not a low-skill player)
@@ -107,7 +118,7 @@ class PlayerWatch:
             shots=tel.shots_total,
             dt=DT,
         )
-        if self.state.nudges != nudges:
+        if self.state.nudges != nudges:  # a calm player (and maybe a new Build Up): decide now
             director.credit_spawner.pacing = pacing.state
             director.request_now()
 
@@ -140,10 +151,13 @@ class PlayerWatch:
         if pacing.state is PacingState.RELAX and pacing.time_in_state < RELAX_MIN_S:
             return
         cap = live_cap_for(spawner.knobs.pressure, spawner.live_cap)
-        if world.enemies.n + NUDGE_GROUP > (cap if st.crowd_cap is None else min(cap, st.crowd_cap)):
+        if st.crowd_cap is not None and hp_fraction < NUDGE_PAST_CAP_HP:
+            cap = min(cap, st.crowd_cap)  # an untouched player may be nudged past the crowd cap
+        if world.enemies.n + nudge_size(spawner.effective_wave(world)) > cap:
             return
         if pacing.state is PacingState.RELAX:
             pacing.end_relax()
+            st.relax_cut += 1
         self._nudge(world, spawner)
         st.last_nudge = world.time
         st.calm_s = 0.0
@@ -179,21 +193,23 @@ class PlayerWatch:
         self._damage_set = world.set_param("enemy_damage_mult", self._damage_base * factor)
 
     def _nudge(self, world: World, spawner: CreditSpawner) -> None:
-        cards = spawner.cards(world)
+        cards = [c for c in spawner.cards(world) if c.weight > 0] or spawner.cards(world)
         if not cards:
             return
-        card = min(cards, key=lambda c: c.cost)
+        weights = np.array([c.weight for c in cards]) + 1e-9
+        card = cards[int(world.rng.choice(len(cards), p=weights / weights.sum()))]
+        size = nudge_size(spawner.effective_wave(world))
         p = world.player
         # just past the nearest screen edges (above and below on a wide screen), alternating sides, so the
         # group closes in from two sides and cannot all be kited one way
         first = world.enemies.n
-        for i in range(NUDGE_GROUP):
+        for i in range(size):
             side = math.pi / 2 if (i + self.state.nudges) % 2 else -math.pi / 2
-            a = side + float(world.rng.normal(0.0, 0.15))
+            a = side + float(world.rng.normal(0.0, NUDGE_SPREAD))
             d = offscreen_distance(a)
             x = min(ARENA_W - NUDGE_WALL, max(NUDGE_WALL, p.x + math.cos(a) * d))
             y = min(ARENA_H - NUDGE_WALL, max(NUDGE_WALL, p.y + math.sin(a) * d))
             world.spawn_enemy(card.prefab, x, y, source="director")
         spawner.toughen_from(world, first)
-        spawner.spawned += NUDGE_GROUP
+        spawner.spawned += size
         self.state.nudges += 1
