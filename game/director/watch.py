@@ -4,15 +4,18 @@ first-time player needs faster than a plan can bring it.
 - **Gentle opening** – while the player has neither moved nor fired since the run began (reading the
   controls, looking around), for at most ``GRACE_MAX_S`` s, enemy damage is scaled by ``GRACE_DAMAGE`` (the
   world's ``enemy_damage_mult`` param, restored the moment the player acts). A player who starts playing at
-  once, as every bot does, never sees it.
+  once, as every bot does, never sees it. In wave 1 a player rated under ``LOW_SKILL`` and below
+  ``OPENING_HP`` takes hits at ``OPENING_DAMAGE``.
 - **Crowd cap** – a player the skill estimate rates under ``LOW_SKILL`` never faces more than
-  ``low_skill_cap(skill)`` director spawns at once: easing lowers the income, but the crowd already on the
-  field is what kills a novice in wave 1.
-- **Calm nudge** – a calm, healthy player (intensity under ``CALM_INTENSITY``, HP at least ``CALM_HP``, no
-  enemy engaging, outside a Sustain Peak or Peak Fade) for ``CALM_S`` s gets a small group of the cheapest
-  card (``NUDGE_GROUP``) just past the nearest screen edge, at most every ``NUDGE_COOLDOWN_S`` s; a Relax that
-  has run ``RELAX_MIN_S`` ends there (Build Up). The pacing loop's next mob takes seconds to arrive; this
-  keeps a player who cleared the field from idling in the meantime.
+  ``low_skill_cap(skill, hp)`` enemies at once (plus ``cap_bonus``, which grows while the player stays calm
+  and shrinks when it is hurt): easing lowers the income, but the crowd already on the field is what kills
+  a novice in wave 1.
+- **Calm nudge** – a calm, healthy player (intensity under ``CALM_INTENSITY``, HP at least ``CALM_HP``,
+  outside a Sustain Peak or Peak Fade) for ``CALM_S`` s gets a small group drawn from the mix
+  (``nudge_size``) just past the nearest screen edges, at most every ``NUDGE_COOLDOWN_S`` s and within the
+  live cap (and the crowd cap, unless the player is untouched: ``NUDGE_PAST_CAP_HP``); the director decides
+  at once, and a Relax that has run ``RELAX_MIN_S`` ends there (Build Up). The pacing loop's next mob takes
+  seconds to arrive; this keeps a player who cleared the field from idling in the meantime.
 """
 
 from __future__ import annotations
