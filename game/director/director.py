@@ -30,8 +30,8 @@ from game.director.plan import DirectorKnobs, DirectorPlan
 from game.director.rules import RulesSource
 from game.director.saturation import Saturation, log_changes, saturation
 from game.director.source import DirectorSituation, PlanReply, PlanRequest, PlanSource
-from game.director.spawner import CreditSpawner
-from game.director.telemetry import Telemetry
+from game.director.spawner import CreditSpawner, clear_cap_for
+from game.director.telemetry import NEVER, Telemetry
 from game.director.trajectory import DecisionStatus, TrajectorySink
 from game.director.validate import ValidatedPlan
 from game.director.watch import PlayerWatch
@@ -90,18 +90,16 @@ class Director:
         self._history = IntensityHistory()
         self._announce: deque[str] = deque(maxlen=MAX_ANNOUNCEMENTS)
         self._pending: Pending | None = None
-        self._seq = 0
-        self._urgent = True
-        self._next_at = 0.0
+        self._seq, self._urgent, self._next_at = 0, True, 0.0
+        self._spike_at = -NEVER  # game time of the last accepted spike plan
         self._last_tick = -1
         self._last_events: list[Any] | None = None  # the events list last folded in (kept: identity check)
         self._carry: list[Any] = []  # events from a step that did not advance the tick
         self.accepted = self.rejected = self.failed = self.superseded = self.event_errors = 0
         self.overridden = 0  # accepted plans the guard replaced (counted in accepted too)
         self.last_plan: DirectorPlan | None = None
-        self.last_reason = ""
         self.last_clamped: tuple[str, ...] = ()
-        self.last_error = self.last_announcer = ""
+        self.last_error = self.last_announcer = self.last_reason = ""
         self.saturation = Saturation((), ())
         self.backend = ""
         self.latency_s: float | None = None
@@ -177,8 +175,10 @@ class Director:
         )
         before = self.pacing.state
         self.credit_spawner.pacing = self.pacing.update(value, DT)
-        if tel.died or (self.pacing.state is not before and self.pacing.state is PacingState.BUILD_UP):
-            self._urgent = True  # a death, or a new Build Up: decide now
+        self.credit_spawner.clear_cap = clear_cap_for(tel.kills_per_min)
+        new_build_up = self.pacing.state is not before and self.pacing.state is PacingState.BUILD_UP
+        if tel.died or tel.falling or new_build_up:
+            self._urgent = True  # a death, a falling HP bar, or a new Build Up: decide now
         if world.tick % (TICK_HZ // HISTORY_HZ) == 0:
             self._history.add(world.time, value, self.pacing.state)
         self.watch.tick(self, world)
@@ -194,6 +194,7 @@ class Director:
             intensity=round(self.intensity.value, 4),
             pacing=self.pacing.state,
             pacing_s=round(self.pacing.time_in_state, 2),
+            since_spike_s=round(min(NEVER, world.time - self._spike_at), 2),
             knobs=self.knobs,
             memory=self.memory.notes(),
             prefabs=list(self.spawnable(world)),
@@ -225,8 +226,7 @@ class Director:
         self._poll(world)
 
     def _interval(self, world: World) -> float:
-        early = world.time < EARLY_DECISION_S
-        return self.decision_interval_s * (EARLY_INTERVAL_FRACTION if early else 1.0)
+        return self.decision_interval_s * (EARLY_INTERVAL_FRACTION if world.time < EARLY_DECISION_S else 1.0)
 
     def _drop_pending(self, why: str) -> None:
         p = self._pending
@@ -302,6 +302,7 @@ class Director:
         self._track_saturation(log)
         self.accepted += 1
         self.last_plan, self.last_reason, self.last_clamped = vp.plan, vp.plan.reason, vp.clamped
+        self._spike_at = world.time if vp.plan.pressure == "spike" else self._spike_at
         if verdict is not None:
             self.overridden += 1
             log.info("plan {} from {} overridden: {}", req.seq, reply.backend, verdict.reason())

@@ -1,5 +1,6 @@
-"""Named director events a plan may trigger: the built-in ``boss`` and ``swarm``, plus any the game or a Lua
-mod registers (``registry.register("meteor_shower", handler, cooldown_s=40)``).
+"""Named director events a plan may trigger: the built-in ``boss``, ``swarm`` and ``supply`` (health packs
+land beside the player: the easing lever that still works once the crowd is already on them), plus any the
+game or a Lua mod registers (``registry.register("meteor_shower", handler, cooldown_s=40)``).
 
 A plan naming an event that is not registered is rejected as hallucinated. A registered event that is not
 ready (on cooldown, or its precondition fails, e.g. a boss is already alive) is dropped from the plan with a
@@ -9,18 +10,25 @@ raises is logged and counted by the director; the game keeps running.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from coreai.errors import CommandRejected
 from game.director.spawner import MAX_GROUP, SpawnPlacer
+from game.sim.combat import HEALTH
+from game.sim.config import HEALTH_PICKUP_HEAL
 from game.sim.world import World
 
 EventHandler = Callable[[World, SpawnPlacer], None]
 ReadyCheck = Callable[[World], str | None]  # None when ready, else why not
 EVENT_NAME = re.compile(r"^[a-z][a-z0-9_]{0,31}$")
 SWARM_GROUPS = 2
+EASING_EVENTS = frozenset({"supply"})  # events that help the player (the guard lets them through)
+SUPPLY_PACKS = 2
+SUPPLY_HEAL = HEALTH_PICKUP_HEAL * 1.5  # each pack
+SUPPLY_REACH = 0.6  # packs land at this fraction of the player's pickup radius (the magnet brings them in)
 
 
 @dataclass(frozen=True)
@@ -39,6 +47,9 @@ class EventRegistry:
         if builtins:
             self.register(
                 "boss", spawn_boss, cooldown_s=90.0, description="an elite boss enters", precondition=no_boss
+            )
+            self.register(
+                "supply", drop_supply, cooldown_s=30.0, description="health packs land beside the player"
             )
             self.register(
                 "swarm", spawn_swarm, cooldown_s=25.0, description="two packs of fast chasers from the flanks"
@@ -112,3 +123,18 @@ def spawn_swarm(world: World, placer: SpawnPlacer) -> None:
         for _ in range(MAX_GROUP):
             x, y = placer.position(world, angle)
             world.spawn_enemy(prefab, x, y, source="director")
+
+
+def drop_supply(world: World, placer: SpawnPlacer) -> None:
+    p = world.player
+    reach = SUPPLY_REACH * p.stats.pickup_radius
+    for _ in range(SUPPLY_PACKS):
+        a = float(world.rng.uniform(0.0, 2.0 * math.pi))
+        world.pickups.add(
+            1,
+            x=p.x + math.cos(a) * reach,
+            y=p.y + math.sin(a) * reach,
+            kind=HEALTH,
+            value=SUPPLY_HEAL,
+            ttl=30.0,
+        )

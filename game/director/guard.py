@@ -4,7 +4,7 @@ A model may choose freely among safe plans, but never against these rules (the s
 ``rules`` policy, ``game.director.rules``):
 
 * **recovering**: the player died in the last ``RECENT_DEATH_S`` s or is below ``LOW_HP`` HP: never
-  ``raise`` or ``spike``, and no event (events add enemies);
+  ``raise`` or ``spike``, and no event that adds enemies (``supply``, health packs, is always allowed);
 * **boss at low HP**: a boss is alive and the player is below ``BOSS_LOW_HP`` HP: no extra adds (no
   ``raise``, ``spike`` or event);
 * **relax**: the pacing loop is in its relax window: never ``spike``.
@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from game.director import rules
+from game.director.events import EASING_EVENTS
 from game.director.pacing import PacingState
 from game.director.plan import REASON_MAX, DirectorPlan
 from game.director.source import DirectorSituation
@@ -47,7 +48,7 @@ def _asked(plan: DirectorPlan) -> str:
 def check(s: DirectorSituation, plan: DirectorPlan) -> GuardVerdict | None:
     """The first hard rule ``plan`` breaks in situation ``s``, or None when it is safe."""
     snap = s.snapshot
-    adds = plan.pressure in ADDS or plan.event is not None
+    adds = plan.pressure in ADDS or (plan.event is not None and plan.event not in EASING_EVENTS)
     if adds and snap.seconds_since_death < rules.RECENT_DEATH_S:
         return GuardVerdict("recovering", f"player died {snap.seconds_since_death:.0f}s ago", _asked(plan))
     if adds and snap.hp_fraction < rules.LOW_HP:

@@ -44,6 +44,8 @@ from game.director.knobs import KNOB, MIX_WEIGHT
 from game.director.pacing import PacingState
 from game.director.plan import DirectorKnobs, Pressure
 from game.director.source import DirectorSituation, PlanReply, PlanRequest
+from game.director.spawner import clear_cap_for
+from game.director.telemetry import GameSessionSnapshot
 
 WARMUP_S = 10.0
 RECENT_DEATH_S = 20.0
@@ -92,6 +94,17 @@ EASE_TOUGHNESS = -0.5
 EASE_MIX = {"grunt": +1.0, "spitter": -1.0, "tank": -0.5}  # mix shift per ease_off plan
 RAISE_MIX = {"runner": +1.0, "grunt": +0.5, "tank": -0.5}  # mix shift per raise / spike plan
 STRONG_RAISE_MIX = {"runner": +1.0, "grunt": +0.5, "spitter": +0.25}  # for a skilled player
+# Falling behind: the crowd fills the spawner's crowd cap (what the player kills in ``CROWD_CLEAR_S``):
+# threat in the bank, not challenge. No spike and no lever past pressure then.
+BEHIND_FILL = 0.9
+FALLING_DAMAGE_5S = 0.25  # this much of a bar lost in 5 s: the bar is falling, ease at once (any skill)
+# A player's power grows with its level (weapons, stats): plain pressure may rise past LEVEL_CAP_BASE only
+# LEVEL_CAP_PER_LEVEL per level gained (3x, the knob's top, at level 7), and the levers past pressure wait
+# for ESCALATE_LEVEL. Triple pressure on a level-2 player with one blaster is how the strong bot died.
+LEVEL_CAP_BASE, LEVEL_CAP_PER_LEVEL = 1.2, 0.3
+ESCALATE_LEVEL = 5
+SUPPLY_HP = 0.5  # an ease_off with the player under this HP also drops health packs beside them (``supply``)
+SPIKE_GAP_S = 20.0  # at most one spike in this long: spikes are not stacked on each other
 
 _ANNOUNCER: dict[str, str] = {
     "ease_off": "Catch your breath.",
@@ -104,6 +117,16 @@ _ANNOUNCER: dict[str, str] = {
 def escalated(k: DirectorKnobs) -> bool:
     """Whether any lever past pressure is raised (elites, tier, toughness)."""
     return k.elite_chance > 0.0 or k.tier > 0.0 or k.toughness > KNOB["toughness"].lo
+
+
+def behind(snap: GameSessionSnapshot) -> bool:
+    """Whether the crowd has (nearly) filled what the player clears: the spawner's crowd cap."""
+    return snap.enemies_alive >= BEHIND_FILL * clear_cap_for(snap.kills_per_min)
+
+
+def level_cap(level: int) -> float:
+    """How far plain pressure may rise for a player of this level (whatever its skill)."""
+    return LEVEL_CAP_BASE + LEVEL_CAP_PER_LEVEL * max(0, level - 1)
 
 
 def pressure_ceiling(skill: float, p: Preset = NORMAL) -> float:
@@ -122,6 +145,8 @@ def _choose(s: DirectorSituation, p: Preset = NORMAL) -> tuple[Pressure, str]:
         return "ease_off", f"player at {snap.hp_fraction:.0%} HP: ease off"
     if snap.damage_15s > HEAVY_DAMAGE_15S:
         return "ease_off", f"player lost {snap.damage_15s:.0%} HP in 15s: ease off"
+    if snap.damage_5s > FALLING_DAMAGE_5S:
+        return "ease_off", f"player lost {snap.damage_5s:.0%} HP in 5s: ease off"
     if snap.damage_30s > HEAVY_DAMAGE_30S:
         return "ease_off", f"player lost {snap.damage_30s:.0%} HP in 30s: ease off"
     if escalated(s.knobs) and snap.damage_15s > ESCALATED_DAMAGE_15S:
@@ -151,14 +176,18 @@ def _choose(s: DirectorSituation, p: Preset = NORMAL) -> tuple[Pressure, str]:
         and snap.damage_15s == 0.0
     )
     early = snap.time < FIRST_SPIKE_S and not proven
+    # a spike is a peak, not a ratchet: never on a crowd the player is not clearing, nor on the last spike
+    can_spike = not early and not behind(snap) and s.since_spike_s >= SPIKE_GAP_S
     if (
         s.intensity < COAST_INTENSITY * p.intensity
         and snap.hp_fraction >= COAST_HP
         and snap.damage_15s < COAST_DAMAGE_15S
         and snap.enemies_near <= COAST_NEAR_MAX
     ):
-        if early:
-            return "raise", f"coasting {snap.time:.0f}s in (skill {snap.skill:.2f}): raise, no spike yet"
+        if not can_spike:
+            if s.knobs.pressure >= level_cap(snap.level):
+                return "hold", f"coasting at level {snap.level}: pressure {s.knobs.pressure:.2f} at its cap"
+            return "raise", f"coasting {snap.time:.0f}s in (skill {snap.skill:.2f}): raise, no spike now"
         return "spike", f"player coasting (intensity {s.intensity:.2f}, {snap.hp_fraction:.0%} HP): spike"
     if (
         s.knobs.pressure > ceiling * OVER_CEILING_MARGIN
@@ -166,7 +195,7 @@ def _choose(s: DirectorSituation, p: Preset = NORMAL) -> tuple[Pressure, str]:
         and s.intensity > RAISE_INTENSITY * p.intensity
     ):
         return "ease_off", f"pressure {s.knobs.pressure:.2f} past the ceiling {ceiling:.2f}: ease"
-    if s.pacing_s > PEAK_DUE_S and snap.hp_fraction >= PEAK_DUE_HP and not early:
+    if s.pacing_s > PEAK_DUE_S and snap.hp_fraction >= PEAK_DUE_HP and can_spike:
         return "spike", f"{s.pacing_s:.0f}s of build-up without a peak: bring one"
     low = snap.skill < EARLY_SKILL and snap.time < EARLY_S
     calm = snap.hp_fraction >= RAISE_HP and snap.damage_15s < (
@@ -175,6 +204,11 @@ def _choose(s: DirectorSituation, p: Preset = NORMAL) -> tuple[Pressure, str]:
     if s.intensity < (LOW_SKILL_RAISE_INTENSITY if low else RAISE_INTENSITY) * p.intensity and calm:
         if s.knobs.pressure >= ceiling and snap.skill < ESCALATE_SKILL:
             return "hold", f"under-challenged, but pressure {s.knobs.pressure:.2f} is at skill's ceiling"
+        if s.knobs.pressure >= level_cap(snap.level):
+            return (
+                "hold",
+                f"under-challenged at level {snap.level}: pressure {s.knobs.pressure:.2f} at its cap",
+            )
         return "raise", f"under-challenged (intensity {s.intensity:.2f}): raise"
     return "hold", f"intensity {s.intensity:.2f} in build-up: hold"
 
@@ -194,13 +228,24 @@ def decide(s: DirectorSituation, p: Preset = NORMAL) -> dict[str, Any]:
             plan["tier"] = KNOB["tier"].clamp(k.tier + EASE_TIER)
         if k.toughness > KNOB["toughness"].lo:
             plan["toughness"] = KNOB["toughness"].clamp(k.toughness + EASE_TOUGHNESS)
+        if snap.hp_fraction < SUPPLY_HP and "supply" in s.events:
+            plan["event"] = "supply"  # the crowd already on the player: fewer spawns alone come too late
         if snap.seconds_since_death < RECENT_DEATH_S:
             plan["note"] = f"player died at wave {snap.wave} with pressure {k.pressure:.2f}"
     elif pressure in ("raise", "spike"):
         skilled = snap.skill >= ESCALATE_SKILL
         plan["pickup_rate"] = KNOB["pickup_rate"].clamp(k.pickup_rate + RAISE_PICKUP)
         plan["mix"] = _shift(k.mix, allowed, STRONG_RAISE_MIX if skilled else RAISE_MIX)
-        if skilled and snap.time >= ESCALATE_FROM_S and k.pressure >= pressure_ceiling(snap.skill, p) * 0.75:
+        # levers past pressure only for a player who is under-challenged, untouched and clearing the crowd
+        untouched = snap.damage_15s < COAST_DAMAGE_15S and not behind(snap)
+        under = s.intensity < RAISE_INTENSITY * p.intensity and untouched
+        if (
+            skilled
+            and under
+            and snap.time >= ESCALATE_FROM_S
+            and snap.level >= ESCALATE_LEVEL
+            and k.pressure >= pressure_ceiling(snap.skill, p) * 0.75
+        ):
             plan["elite_chance"] = KNOB["elite_chance"].clamp(k.elite_chance + ELITE_STEP)
             plan["toughness"] = KNOB["toughness"].clamp(k.toughness + TOUGHNESS_STEP)
             if k.elite_chance >= TIER_FROM_ELITE:

@@ -27,7 +27,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from game.director.pacing import PacingState
 from game.director.plan import DirectorKnobs
-from game.director.telemetry import GameSessionSnapshot
+from game.director.telemetry import NEVER, GameSessionSnapshot
 
 
 class DirectorSituation(BaseModel):
@@ -39,6 +39,9 @@ class DirectorSituation(BaseModel):
     intensity: float = Field(ge=0, le=1)
     pacing: PacingState
     pacing_s: float = Field(0.0, ge=0, description="seconds spent in the current pacing state")
+    since_spike_s: float = Field(
+        NEVER, ge=0, description=f"seconds since the last spike plan ({NEVER:g} = none)"
+    )
     knobs: DirectorKnobs = Field(default_factory=DirectorKnobs)
     memory: list[str] = Field(default_factory=list, max_length=16)
     prefabs: list[str] = Field(default_factory=list, description="prefabs the mix may name")

@@ -49,6 +49,10 @@ GROUP_SIZE_PER_PRESSURE = 2.0  # extra enemies per group per unit of pressure ab
 MAX_GROUP_CAP = 10  # ... up to this
 LIVE_CAP_BASE = 8  # live cap at pressure 0 ...
 LIVE_CAP_PER_PRESSURE2 = 30  # ... plus this times pressure squared (never above LIVE_CAP): 38 at 1, 128 at 2
+# The crowd cap: never more alive than the player kills in CROWD_CLEAR_S (at its kill rate of the last
+# minute) plus CROWD_MIN. Past it, pressure stops buying bodies that pile up, unkilled, until they close in.
+CROWD_MIN = 30
+CROWD_CLEAR_S = 25.0
 VARIETY_RUN = 2
 TOUGH_SPEED_PER_X = 0.05  # toughness 2 also makes director spawns 5% faster
 TOO_CHEAP_GROUPS = 2.0  # a card is "too cheap" when the bank holds this many full groups of it
@@ -135,6 +139,11 @@ def toughen(world: World, first: int, toughness: float) -> None:
     e.speed[rows] *= 1.0 + TOUGH_SPEED_PER_X * (toughness - 1.0)
 
 
+def clear_cap_for(kills_per_min: float) -> int:
+    """How many enemies may be alive for a player who kills ``kills_per_min``: the crowd it clears."""
+    return int(CROWD_MIN + kills_per_min * CROWD_CLEAR_S / 60.0)
+
+
 def live_cap_for(pressure: float, cap: int = LIVE_CAP) -> int:
     """How many enemies may be alive at once at this pressure."""
     return min(cap, int(LIVE_CAP_BASE + LIVE_CAP_PER_PRESSURE2 * pressure * pressure))
@@ -147,6 +156,7 @@ class CreditSpawner:
         self.knobs = knobs or DirectorKnobs()
         self.live_cap = live_cap
         self.crowd_cap: int | None = None  # a tighter cap for a low-skill player (``watch.PlayerWatch``)
+        self.clear_cap = live_cap  # what the player clears: the director sets it (``clear_cap_for``)
         self.pacing = PacingState.BUILD_UP
         self._last_pacing = PacingState.BUILD_UP
         self.placer = SpawnPlacer()
@@ -176,6 +186,7 @@ class CreditSpawner:
             self._cooldown -= dt
             return
         cap = live_cap_for(self.knobs.pressure, self.live_cap)
+        cap = min(cap, self.clear_cap)
         room = (cap if self.crowd_cap is None else min(cap, self.crowd_cap)) - world.enemies.n
         if room <= 0:
             return

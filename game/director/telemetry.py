@@ -29,6 +29,8 @@ NEVER = 999.0  # seconds-since value for "has not happened"
 _DAMAGE, _KILLS, _NEAR_KILLS, _SHOTS, _HITS, _SPAWNS, _DEATHS = range(7)
 _ROWS = 7
 SKILL_EVERY_TICKS = TICK_HZ  # the skill estimate is refreshed once a second
+FALL_WINDOW_S, FALL_BARS = 3.0, 0.2  # this much of a bar lost in 3 s: the HP bar is falling ...
+FALL_REARM_S = 3.0  # ... (said at most this often)
 
 
 class GameSessionSnapshot(BaseModel):
@@ -75,17 +77,20 @@ class Telemetry:
         self.last_death_time: float | None = None
         self.engaged = False
         self.died = False  # the player died this tick
+        self.falling = False  # the HP bar started falling fast this tick (the director decides at once)
+        self._fall_at = -FALL_REARM_S
         self.hp_fraction = 1.0
         self.max_hp = 100.0
         self.skill = SkillEstimator()
         self._ticks = 0
         self.shots_total = 0  # shots the player fired this run
+        self.kills_per_min = 0.0  # over the last minute, refreshed once a second
         self.pressure = 1.0  # the director's pressure knob (1 under static difficulty), for the skill signals
 
     def update(self, world: World, events: Iterable[ev.Event] | None = None) -> None:
         """Fold this tick's events (default ``world.events``) in; once per simulation tick, after the step."""
         col = self._buckets[:, self._cursor]
-        self.died = False
+        self.died = self.falling = False
         for e in world.events if events is None else events:
             if isinstance(e, ev.PlayerDamaged):
                 col[_DAMAGE] += e.amount
@@ -117,6 +122,9 @@ class Telemetry:
             self.engaged = bool(((dx * dx + dy * dy) < r * r).any())
         else:
             self.engaged = False
+        if world.time - self._fall_at >= FALL_REARM_S and self.damage_fraction(FALL_WINDOW_S) >= FALL_BARS:
+            self._fall_at = world.time
+            self.falling = True
         self._ticks += 1
         if self._ticks % SKILL_EVERY_TICKS == 0:
             self._update_skill(world.time)
@@ -128,6 +136,7 @@ class Telemetry:
             self._filled = min(N_BUCKETS, self._filled + 1)
 
     def _update_skill(self, now: float) -> None:
+        self.kills_per_min = self.window_sum(_KILLS, WINDOW_S) * 60.0 / self._covered_s(WINDOW_S)
         shots = self.window_sum(_SHOTS, WINDOW_S)
         sig = signals(
             kills=self.window_sum(_KILLS, WINDOW_S),
@@ -145,6 +154,10 @@ class Telemetry:
         k = min(self._filled, max(1, round(seconds * BUCKETS_PER_S)))
         idx = (self._cursor - np.arange(k)) % N_BUCKETS
         return float(self._buckets[row, idx].sum())
+
+    def damage_fraction(self, seconds: float) -> float:
+        """Max-HP bars lost in the last ``seconds``."""
+        return self.window_sum(_DAMAGE, seconds) / max(1.0, self.max_hp)
 
     def _covered_s(self, seconds: float) -> float:
         return max(DT, min(seconds, (self._filled - 1) / BUCKETS_PER_S + self._ticks_in_bucket * DT))

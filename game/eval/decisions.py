@@ -90,6 +90,7 @@ def situation_for(sc: Scenario, prefabs: Sequence[str], events: Sequence[str]) -
         intensity=sc.intensity,
         pacing=sc.pacing,
         pacing_s=sc.pacing_s,
+        since_spike_s=sc.since_spike_s,
         knobs=sc.knobs,
         memory=[],
         prefabs=list(prefabs),

@@ -7,6 +7,7 @@ One JSON object per line (blank lines and lines starting with ``#`` are skipped)
      "pacing": "build_up",       # build_up | sustain_peak | peak_fade | relax (default build_up)
      "intensity": 0.08,          # optional, 0..1 (default 0.5, mid-band)
      "pacing_s": 4.0,            # optional, seconds in the pacing state
+     "since_spike_s": 12.0,      # optional, seconds since the director's last spike (default: none yet)
      "knobs": {"pressure": 3.0}, # optional DirectorKnobs fields (default knobs)
      "expected": "spike",        # ease_off | hold | raise | spike
      "accept": ["raise"],        # optional: other answers that also count as correct
@@ -28,7 +29,7 @@ from coreai.paths import shipped_dir
 from coreai.persist import loads_json
 from game.director.pacing import PacingState
 from game.director.plan import DirectorKnobs, Pressure
-from game.director.telemetry import GameSessionSnapshot
+from game.director.telemetry import NEVER, GameSessionSnapshot
 
 SHIPPED_SCENARIOS = shipped_dir("assets", "director") / "scenarios.jsonl"
 
@@ -41,6 +42,7 @@ class Scenario(BaseModel):
     pacing: PacingState = PacingState.BUILD_UP
     intensity: float = Field(0.5, ge=0, le=1)
     pacing_s: float = Field(0.0, ge=0)
+    since_spike_s: float = Field(NEVER, ge=0)
     knobs: DirectorKnobs = Field(default_factory=DirectorKnobs)
     expected: Pressure
     accept: list[Pressure] = Field(default_factory=list, max_length=3)

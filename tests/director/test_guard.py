@@ -60,6 +60,7 @@ def test_a_plan_against_a_hard_rule_is_caught(sit: DirectorSituation, asked: Dir
         (situation(PacingState.RELAX), p("raise")),
         (situation(hp_fraction=0.9, boss_alive=True), p("raise")),
         (situation(), p("spike", event="swarm")),
+        (situation(hp_fraction=0.2), p("ease_off", event="supply")),  # health packs never add enemies
     ],
 )
 def test_safe_plans_pass(sit: DirectorSituation, asked: DirectorPlan) -> None:
@@ -79,7 +80,9 @@ def test_the_director_overrides_records_and_counts() -> None:
     assert rec.status == "guarded" and rec.guard is not None
     assert rec.guard["rule"] == "recovering" and "spike" in rec.guard["asked"]
     assert rec.reply_plan is not None and rec.reply_plan["pressure"] == "spike", "what it asked is kept"
-    assert not any(c["op"] in ("burst", "event") for c in rec.commands)
+    assert not any(c["op"] == "burst" for c in rec.commands)
+    events = [c["name"] for c in rec.commands if c["op"] == "event"]
+    assert events == ["supply"], "no enemies added; the rules plan drops health packs at 20% HP"
     assert director.panel(world).overridden == 1
 
 

@@ -95,7 +95,7 @@ def test_skill_sets_the_ceiling_and_escalation_moves_elites_then_tier() -> None:
         time=150, wave=4, hp_fraction=0.9, skill=0.3, knobs=DirectorKnobs(pressure=0.8)
     )
     assert decide(weak_at_ceiling)["pressure"] == "hold"
-    strong = dict(time=300, wave=7, hp_fraction=1.0, skill=0.85, enemies_near=1, intensity=0.05)
+    strong = dict(time=300, wave=7, level=9, hp_fraction=1.0, skill=0.85, enemies_near=1, intensity=0.05)
     p = decide(_situation(**strong, knobs=DirectorKnobs(pressure=3.0)))  # type: ignore[arg-type]
     assert p["pressure"] == "spike" and p["elite_chance"] > 0
     p = decide(_situation(**strong, knobs=DirectorKnobs(pressure=3.0, elite_chance=0.2)))  # type: ignore[arg-type]
@@ -105,7 +105,7 @@ def test_skill_sets_the_ceiling_and_escalation_moves_elites_then_tier() -> None:
 
 
 def test_toughness_rises_with_escalation_and_damage_against_escalated_enemies_eases() -> None:
-    strong = dict(time=300, wave=7, hp_fraction=1.0, skill=0.85, enemies_near=1, intensity=0.05)
+    strong = dict(time=300, wave=7, level=9, hp_fraction=1.0, skill=0.85, enemies_near=1, intensity=0.05)
     maxed = DirectorKnobs(pressure=3.0, elite_chance=0.35, tier=4.0, pickup_rate=0.25, toughness=2.0)
     p = decide(_situation(**strong, knobs=maxed))  # type: ignore[arg-type]
     assert p["pressure"] == "spike" and p["toughness"] > 2.0  # the lever that still has room moves
