@@ -145,7 +145,7 @@ def _choose(s: DirectorSituation, p: Preset = NORMAL) -> tuple[Pressure, str]:
         return "ease_off", f"player at {snap.hp_fraction:.0%} HP: ease off"
     if snap.damage_15s > HEAVY_DAMAGE_15S:
         return "ease_off", f"player lost {snap.damage_15s:.0%} HP in 15s: ease off"
-    if snap.damage_5s > FALLING_DAMAGE_5S:
+    if snap.damage_5s > FALLING_DAMAGE_5S and snap.skill >= EARLY_SKILL:
         return "ease_off", f"player lost {snap.damage_5s:.0%} HP in 5s: ease off"
     if snap.damage_30s > HEAVY_DAMAGE_30S:
         return "ease_off", f"player lost {snap.damage_30s:.0%} HP in 30s: ease off"
@@ -177,7 +177,8 @@ def _choose(s: DirectorSituation, p: Preset = NORMAL) -> tuple[Pressure, str]:
     )
     early = snap.time < FIRST_SPIKE_S and not proven
     # a spike is a peak, not a ratchet: never on a crowd the player is not clearing, nor on the last spike
-    can_spike = not early and not behind(snap) and s.since_spike_s >= SPIKE_GAP_S
+    stacked = s.since_spike_s < SPIKE_GAP_S and snap.skill >= EARLY_SKILL  # low skill: small spikes, no gap
+    can_spike = not early and not behind(snap) and not stacked
     if (
         s.intensity < COAST_INTENSITY * p.intensity
         and snap.hp_fraction >= COAST_HP
