@@ -99,8 +99,8 @@ STRONG_RAISE_MIX = {"runner": +1.0, "grunt": +0.5, "spitter": +0.25}  # for a sk
 BEHIND_FILL = 0.9
 FALLING_DAMAGE_5S = 0.25  # this much of a bar lost in 5 s: the bar is falling, ease at once (any skill)
 # A player's power grows with its level (weapons, stats): plain pressure may rise past LEVEL_CAP_BASE only
-# LEVEL_CAP_PER_LEVEL per level gained (3x, the knob's top, at level 7), and the levers past pressure wait
-# for ESCALATE_LEVEL. Triple pressure on a level-2 player with one blaster is how the strong bot died.
+# LEVEL_CAP_PER_LEVEL per level gained, and the levers past pressure wait for ESCALATE_LEVEL (from which the
+# cap is the knob's top). Triple pressure on a level-2 player with one blaster is how the strong bot died.
 LEVEL_CAP_BASE, LEVEL_CAP_PER_LEVEL = 1.2, 0.3
 ESCALATE_LEVEL = 5
 SUPPLY_HP = 0.5  # an ease_off with the player under this HP also drops health packs beside them (``supply``)
@@ -125,7 +125,10 @@ def behind(snap: GameSessionSnapshot) -> bool:
 
 
 def level_cap(level: int) -> float:
-    """How far plain pressure may rise for a player of this level (whatever its skill)."""
+    """How far plain pressure may rise for a player of this level (whatever its skill); from
+    ``ESCALATE_LEVEL`` on, the knob's own top."""
+    if level >= ESCALATE_LEVEL:
+        return KNOB["pressure"].hi
     return LEVEL_CAP_BASE + LEVEL_CAP_PER_LEVEL * max(0, level - 1)
 
 
@@ -186,7 +189,7 @@ def _choose(s: DirectorSituation, p: Preset = NORMAL) -> tuple[Pressure, str]:
         and snap.enemies_near <= COAST_NEAR_MAX
     ):
         if not can_spike:
-            if s.knobs.pressure >= level_cap(snap.level):
+            if s.knobs.pressure >= level_cap(snap.level) and snap.level < ESCALATE_LEVEL:
                 return "hold", f"coasting at level {snap.level}: pressure {s.knobs.pressure:.2f} at its cap"
             return "raise", f"coasting {snap.time:.0f}s in (skill {snap.skill:.2f}): raise, no spike now"
         return "spike", f"player coasting (intensity {s.intensity:.2f}, {snap.hp_fraction:.0%} HP): spike"
@@ -205,7 +208,7 @@ def _choose(s: DirectorSituation, p: Preset = NORMAL) -> tuple[Pressure, str]:
     if s.intensity < (LOW_SKILL_RAISE_INTENSITY if low else RAISE_INTENSITY) * p.intensity and calm:
         if s.knobs.pressure >= ceiling and snap.skill < ESCALATE_SKILL:
             return "hold", f"under-challenged, but pressure {s.knobs.pressure:.2f} is at skill's ceiling"
-        if s.knobs.pressure >= level_cap(snap.level):
+        if s.knobs.pressure >= level_cap(snap.level) and snap.level < ESCALATE_LEVEL:
             return (
                 "hold",
                 f"under-challenged at level {snap.level}: pressure {s.knobs.pressure:.2f} at its cap",
