@@ -137,6 +137,7 @@ def test_f10_director_panel_draws_live_data_over_the_arena(game: tuple[GameApp, 
     assert data.skill_text().split()[1] in ("novice", "weak", "average", "strong")
     assert data.signals_text() in shown and data.signals_text().startswith("kill ")
     assert data.watch.startswith(("grace", "soft", "cap", "nudges")) and data.watch in shown  # watch.py
+    assert data.limits.startswith("clear ") and data.limits in shown  # the bounds on escalation (panel.py)
     assert "saturated" in shown, "every STATUS row fits a 720 px window (the graph shrinks first)"
     rows = status_rows(data, value_chars(width))  # the saturated knobs wrap over rows inside the panel
     at = [name for name, _ in rows].index("saturated")

@@ -91,7 +91,7 @@ class Director:
         self._announce: deque[str] = deque(maxlen=MAX_ANNOUNCEMENTS)
         self._pending: Pending | None = None
         self._seq, self._urgent, self._next_at = 0, True, 0.0
-        self._spike_at = -NEVER  # game time of the last accepted spike plan
+        self.spike_at = -NEVER  # game time of the last accepted spike plan (F10, the situation)
         self._last_tick = -1
         self._last_events: list[Any] | None = None  # the events list last folded in (kept: identity check)
         self._carry: list[Any] = []  # events from a step that did not advance the tick
@@ -194,7 +194,7 @@ class Director:
             intensity=round(self.intensity.value, 4),
             pacing=self.pacing.state,
             pacing_s=round(self.pacing.time_in_state, 2),
-            since_spike_s=round(min(NEVER, world.time - self._spike_at), 2),
+            since_spike_s=round(min(NEVER, world.time - self.spike_at), 2),
             knobs=self.knobs,
             memory=self.memory.notes(),
             prefabs=list(self.spawnable(world)),
@@ -302,7 +302,7 @@ class Director:
         self._track_saturation(log)
         self.accepted += 1
         self.last_plan, self.last_reason, self.last_clamped = vp.plan, vp.plan.reason, vp.clamped
-        self._spike_at = world.time if vp.plan.pressure == "spike" else self._spike_at
+        self.spike_at = world.time if vp.plan.pressure == "spike" else self.spike_at
         if verdict is not None:
             self.overridden += 1
             log.info("plan {} from {} overridden: {}", req.seq, reply.backend, verdict.reason())

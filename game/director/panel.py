@@ -8,8 +8,10 @@ from typing import TYPE_CHECKING
 
 from game.director.pacing import PacingState
 from game.director.plan import DirectorKnobs, DirectorPlan
+from game.director.rules import BEHIND_FILL, level_cap
 from game.director.saturation import NO_SATURATION, Saturation
 from game.director.skill import SkillSignals, label
+from game.director.telemetry import NEVER
 from game.director.watch import describe
 
 if TYPE_CHECKING:
@@ -59,6 +61,7 @@ class DirectorPanel:
     skill_signals: SkillSignals | None = None
     saturation: Saturation = NO_SATURATION
     watch: str = ""  # the per-tick reflexes in force (``watch.describe``)
+    limits: str = ""  # what bounds escalation now (``limits_text``)
 
     def skill_text(self) -> str:
         """F10: the skill estimate, e.g. ``0.62 average``."""
@@ -96,6 +99,16 @@ class IntensityHistory:
         return tuple(self._samples)
 
 
+def limits_text(d: Director, world: World) -> str:
+    """F10: the bounds on escalation now: the clear cap against the crowd (``BEHIND``: no spike, no
+    levers), the level cap on plain pressure, and how long ago the last spike came (``SPIKE_GAP_S``)."""
+    cap, alive = d.credit_spawner.clear_cap, world.enemies.n
+    behind = " BEHIND" if alive >= BEHIND_FILL * cap else ""
+    since = world.time - d.spike_at
+    spike = f"spike {since:.0f}s ago" if since < NEVER else "no spike yet"
+    return f"clear {alive}/{cap}{behind}, p cap {level_cap(world.player.level):.2f}x, {spike}"
+
+
 def build_panel(d: Director, world: World) -> DirectorPanel:
     """The panel view of director ``d`` now (main thread)."""
     static = d.mode == "static"
@@ -130,4 +143,5 @@ def build_panel(d: Director, world: World) -> DirectorPanel:
         skill_signals=d.telemetry.skill.last,
         saturation=d.saturation,
         watch="" if static else describe(d.watch.state),
+        limits="" if static else limits_text(d, world),
     )

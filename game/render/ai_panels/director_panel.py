@@ -103,6 +103,8 @@ def status_rows(panel: DirectorPanel, chars: int = VALUE_CHARS) -> list[tuple[st
     # director (#11): the per-tick reflexes, the online skill estimate and what it rests on; knobs at a bound
     if panel.watch:
         rows.append(("watch", panel.watch))
+    if panel.limits:
+        rows.append(("limits", panel.limits))
     rows.append(("skill", panel.skill_text()))
     rows.append(("", panel.signals_text()))
     room = max(1, MAX_STATUS_ROWS - len(rows))
