@@ -2,10 +2,11 @@
 first-time player needs faster than a plan can bring it.
 
 - **Gentle opening** – while the player has neither moved nor fired since the run began (reading the
-  controls, looking around), for at most ``GRACE_MAX_S`` s, enemy damage is scaled by ``GRACE_DAMAGE`` (the
-  world's ``enemy_damage_mult`` param, restored the moment the player acts). A player who starts playing at
-  once, as every bot does, never sees it. In wave 1 a player rated under ``LOW_SKILL`` and below
-  ``OPENING_HP`` takes hits at ``OPENING_DAMAGE``.
+  controls, looking around), for at most ``GRACE_MAX_S`` s, the director spawns nothing for
+  ``GRACE_HOLD_S`` s, then at most ``GRACE_CROWD`` enemies, and enemy damage is scaled by ``GRACE_DAMAGE``
+  (the world's ``enemy_damage_mult`` param, restored the moment the player acts). A player who starts
+  playing at once, as every bot does, never sees it (the spawner holds for their first tick or two). In
+  wave 1 a player rated under ``LOW_SKILL`` and below ``OPENING_HP`` takes hits at ``OPENING_DAMAGE``.
 - **Crowd cap** – a player the skill estimate rates under ``LOW_SKILL`` never faces more than
   ``low_skill_cap(skill, hp)`` enemies at once (plus ``cap_bonus``, which grows while the player stays calm
   and shrinks when it is hurt): easing lowers the income, but the crowd already on the field is what kills
@@ -36,6 +37,8 @@ if TYPE_CHECKING:
 
 GRACE_MAX_S = 30.0
 GRACE_DAMAGE = 0.25  # enemy damage multiplier while the player has not touched the controls
+GRACE_HOLD_S = 10.0  # ... no director spawns for this long ...
+GRACE_CROWD = 3  # ... then at most this many enemies
 OPENING_S = 30.0  # wave 1 of a run (its first 30 s) ...
 OPENING_DAMAGE = 0.6  # ... hits a player rated under LOW_SKILL this hard ...
 OPENING_HP = 0.7  # ... once it is below this much HP (the first hits land in full: they are the challenge)
@@ -146,6 +149,8 @@ class PlayerWatch:
         elif intensity > CAP_SHRINK_INTENSITY or hp_fraction < CAP_SHRINK_HP:
             st.cap_bonus = max(0.0, st.cap_bonus - CAP_SHRINK_PER_S * dt)
         st.crowd_cap = low_skill_cap(skill, hp_fraction) + int(st.cap_bonus) if skill < LOW_SKILL else None
+        if st.grace:  # nothing comes for GRACE_HOLD_S, then a few, until the player first acts
+            st.crowd_cap = 0 if world.time < GRACE_HOLD_S else GRACE_CROWD
         spawner.crowd_cap = st.crowd_cap
         calm = calm and pacing.state not in (PacingState.SUSTAIN_PEAK, PacingState.PEAK_FADE)
         st.calm_s = st.calm_s + dt if calm else 0.0
