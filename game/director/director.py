@@ -84,10 +84,9 @@ class Director:
         self.intensity = IntensityTracker()
         self.pacing = Pacing(seed)
         self.credit_spawner = CreditSpawner(DirectorKnobs(pressure=OPENING_PRESSURE))
-        self.credit_spawner.crowd_cap = 0  # nothing spawns before the watch has seen the player act
         self.static_spawner = WaveSpawner()
         self.spawner = DirectorSpawner(self)
-        self.watch = PlayerWatch()
+        self.watch = PlayerWatch(self.credit_spawner)
         self._history = IntensityHistory()
         self._announce: deque[str] = deque(maxlen=MAX_ANNOUNCEMENTS)
         self._pending: Pending | None = None

@@ -98,8 +98,10 @@ def describe(st: WatchState) -> str:
 class PlayerWatch:
     """``tick(director, world)`` once per tick, after the pacing update."""
 
-    def __init__(self) -> None:
+    def __init__(self, spawner: CreditSpawner | None = None) -> None:
         self.state = WatchState()
+        if spawner is not None:
+            spawner.crowd_cap = 0  # nothing spawns before the watch has seen whether the player acts
         self._start: tuple[float, float] | None = None
         self._damage_base = 1.0
         self._damage_set: float | None = None

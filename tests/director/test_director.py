@@ -36,6 +36,7 @@ def setup(source: object, mode: str | None = None, **kw: object) -> tuple[Direct
     d = Director(mode or source.name, sources=(source,), **kw)  # type: ignore[attr-defined,arg-type]
     w = World(seed=1, spawner=d.spawner)
     w.player.iframes = 1e9
+    d.watch.state.last_nudge = float("inf")  # no calm nudge: it asks for a decision at once (test_watch.py)
     return d, w
 
 
