@@ -8,8 +8,8 @@ so the panel never covers play. It shows what the director sees and decides, ref
 - the knob bars (one per row of ``game/director/knobs.py``), credits, the enemy mix;
 - the last plan: pressure, event, reason, clamp notes, announcer line;
 - STATUS: key/value rows from ``status_rows(panel)`` (backend, latency, trace, decision counts, next
-  decision, the LLM prompt size, the guard's overrides, the player's skill estimate...). To show a new
-  figure, add one row there;
+  decision, the LLM prompt size, the guard's overrides, the watch's reflexes, the director's limits, the
+  player's skill estimate...). To show a new figure, add one row there;
 - the last error (cleared by the director when the mode changes).
 
 On a short window the graph shrinks first; rows that still do not fit are left out from the bottom.
