@@ -4,11 +4,11 @@ Call ``director.on_tick(world)`` once per simulation tick on the main thread (af
 the world with ``spawner=director.spawner``. Decisions are requested every ``DECISION_INTERVAL_S`` s of game
 time and at once on a wave start, a player death, a new Build Up or a mode switch. ``source.request`` returns
 a future; the director polls it each tick and keeps running the last plan meanwhile. Latest wins: a scheduled
-request waits while one younger than ``PENDING_MAX_S`` is in flight, an urgent one supersedes it, and a
-superseded reply is never applied. Every reply goes through ``pipeline.py`` (validation, the guard, the
-record); a rejected or failed one is logged, counted and recorded, and the previous plan keeps running.
-Between decisions ``watch.PlayerWatch`` acts each tick (gentle opening, crowd cap, calm nudge). Modes:
-``static`` (the static ``WaveSpawner``), ``rules``, any ``register_source`` one; ``set_mode``/F6 switch.
+request or a soft cue (``request_now(supersede=False)``) waits while one younger than ``PENDING_MAX_S`` is in
+flight, an urgent one supersedes it; a superseded reply is never applied. Replies go through ``pipeline.py``
+(validation, guard, record); a rejected or failed one is logged and counted, the previous plan keeps running.
+``watch.PlayerWatch`` acts every tick between decisions. Modes: ``static`` (the ``WaveSpawner``), ``rules``,
+any ``register_source`` one; ``set_mode``/F6 switch.
 """
 
 from __future__ import annotations
@@ -147,16 +147,16 @@ class Director:
     def active_spawner(self) -> CreditSpawner | WaveSpawner:
         return self.static_spawner if self._mode == STATIC else self.credit_spawner
 
-    def request_now(self) -> None:
-        """Ask for a decision on the next tick, superseding any request in flight."""
-        self._urgent = True
+    def request_now(self, supersede: bool = True) -> None:
+        """Decide on the next tick; ``supersede=False`` (a soft cue) lets a request in flight land first."""
+        self._urgent = self._urgent or supersede
+        self._next_at = self._next_at if supersede else 0.0
 
     # ------------------------------------------------------------------ the tick
     def on_tick(self, world: World) -> None:
-        """Fold in what ``world.step`` just produced. A call with no new step since the last one (paused,
-        upgrade screen) does nothing: events are never counted twice, and replies land only on ticks, so
-        a replay applies them at the same point of the run. Events a step delivered without advancing the
-        tick are carried to the next tick."""
+        """Fold in what ``world.step`` just produced. A call with no new step (paused, upgrade screen) does
+        nothing: events count once and replies land only on ticks (a replay applies them at the same point);
+        events a step delivered without advancing the tick are carried to the next tick."""
         if world.events is self._last_events:
             return
         self._last_events = world.events
@@ -177,8 +177,8 @@ class Director:
         self.credit_spawner.pacing = self.pacing.update(value, DT)
         self.credit_spawner.clear_cap = clear_cap_for(tel.kills_per_min)
         new_build_up = self.pacing.state is not before and self.pacing.state is PacingState.BUILD_UP
-        if tel.died or tel.falling or new_build_up:
-            self._urgent = True  # a death, a falling HP bar, or a new Build Up: decide now
+        if tel.died or new_build_up:
+            self._urgent = True  # a death or a new Build Up: decide now
         if world.tick % (TICK_HZ // HISTORY_HZ) == 0:
             self._history.add(world.time, value, self.pacing.state)
         self.watch.tick(self, world)

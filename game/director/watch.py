@@ -126,9 +126,11 @@ class PlayerWatch:
             shots=tel.shots_total,
             dt=DT,
         )
+        if tel.falling:  # the HP bar is falling (``Telemetry.falling``): decide now, unless a reply is due
+            director.request_now(supersede=False)
         if self.state.nudges != nudges:  # a calm player (and maybe a new Build Up): decide now
             director.credit_spawner.pacing = pacing.state
-            director.request_now()
+            director.request_now(supersede=False)  # a soft cue: an LLM reply in flight still lands
 
     def update(
         self,
