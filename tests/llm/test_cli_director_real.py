@@ -3,8 +3,9 @@ with the bundled model decides through the LLM (at least 4 decisions accepted or
 failed with a context or format error); and the same through ``--director openai`` against a real
 ``llama_cpp.server`` on loopback (the suite's one shared server).
 
-The bot is the strong one: what the model decides varies with timing, and an average bot once died at 59.9 s of
-a run like this on CI, which is play, not a fault of the path under test. A death is reported as such.
+The bot is the strong one: what the model decides varies with timing, and an average bot once died at
+59.9 s of a run like this on CI, which is play, not a fault of the path under test. A death is reported
+as such.
 
 Both are real-model tests (``real_llm``, ``slow``): on a 2-core machine that other work is loading, the
 model gets a fraction of a core and decisions miss their deadline (superseded, never failed); the figures
