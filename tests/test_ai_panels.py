@@ -137,11 +137,14 @@ def test_f10_director_panel_draws_live_data_over_the_arena(game: tuple[GameApp, 
     assert data.skill_text().split()[1] in ("novice", "weak", "average", "strong")
     assert data.signals_text() in shown and data.signals_text().startswith("kill ")
     assert data.watch.startswith(("grace", "soft", "cap", "nudges")) and data.watch in shown  # watch.py
-    assert data.limits.startswith("clear ") and data.limits in shown  # the bounds on escalation (panel.py)
+    assert data.limits.startswith("clear ")  # the bounds on escalation (panel.py)
     assert "saturated" in shown, "every STATUS row fits a 720 px window (the graph shrinks first)"
-    rows = status_rows(data, value_chars(width))  # the saturated knobs wrap over rows inside the panel
-    at = [name for name, _ in rows].index("saturated")
+    rows = status_rows(data, value_chars(width))  # long values wrap over rows inside the panel
+    assert all(len(v) <= value_chars(width) for _, v in rows), "no value runs off the panel's right edge"
+    names = [name for name, _ in rows]
+    at, lim = names.index("saturated"), names.index("limits")
     assert " ".join(v for _, v in rows[at:]) == data.saturation_text()
+    assert " ".join(v for _, v in rows[lim : names.index("skill")]) == data.limits
     assert all(v in shown for _, v in rows if v), "every STATUS row is drawn"
     # the graph is cached: redrawing without a new sample does not rebuild it, a new sample does
     rebuilds = panels.director.graph.shapes.rebuilds

@@ -48,7 +48,7 @@ GRAPH_H = 110.0
 GRAPH_MIN_H = 40.0
 KNOB_ROW_H = 18.0
 ROW_H = 16.0
-MAX_STATUS_ROWS = 11
+MAX_STATUS_ROWS = 12
 VALUE_X = 74.0  # the STATUS value column, from the panel's inner left edge
 CHAR_W = 6.8  # px per character of the value column's font (narrow, 9 pt)
 VALUE_CHARS = 29  # characters of the value column on the narrow dock
@@ -103,8 +103,9 @@ def status_rows(panel: DirectorPanel, chars: int = VALUE_CHARS) -> list[tuple[st
     # director (#11): the per-tick reflexes, the online skill estimate and what it rests on; knobs at a bound
     if panel.watch:
         rows.append(("watch", panel.watch))
-    if panel.limits:
-        rows.append(("limits", panel.limits))
+    if panel.limits:  # "clear 53/58 BEHIND, p cap 1.80x, spike 12s ago" is wider than the value column
+        for i, part in enumerate(wrap_value(panel.limits, 2, chars)):
+            rows.append(("limits" if i == 0 else "", part))
     rows.append(("skill", panel.skill_text()))
     rows.append(("", panel.signals_text()))
     room = max(1, MAX_STATUS_ROWS - len(rows))
