@@ -190,7 +190,9 @@ def _choose(s: DirectorSituation, p: Preset = NORMAL) -> tuple[Pressure, str]:
     ):
         if not can_spike:
             if s.knobs.pressure >= level_cap(snap.level) and snap.level < ESCALATE_LEVEL:
-                return "hold", f"coasting at level {snap.level}: pressure {s.knobs.pressure:.2f} at its cap"
+                cap = level_cap(snap.level)  # a raise is x1.3, so the last one may pass the cap
+                pk = s.knobs.pressure
+                return "hold", f"coasting at level {snap.level}: pressure {pk:.2f} (cap {cap:.2f})"
             return "raise", f"coasting {snap.time:.0f}s in (skill {snap.skill:.2f}): raise, no spike now"
         return "spike", f"player coasting (intensity {s.intensity:.2f}, {snap.hp_fraction:.0%} HP): spike"
     if (
@@ -211,7 +213,8 @@ def _choose(s: DirectorSituation, p: Preset = NORMAL) -> tuple[Pressure, str]:
         if s.knobs.pressure >= level_cap(snap.level) and snap.level < ESCALATE_LEVEL:
             return (
                 "hold",
-                f"under-challenged at level {snap.level}: pressure {s.knobs.pressure:.2f} at its cap",
+                f"under-challenged at level {snap.level}: pressure {s.knobs.pressure:.2f} (cap "
+                f"{level_cap(snap.level):.2f})",
             )
         return "raise", f"under-challenged (intensity {s.intensity:.2f}): raise"
     return "hold", f"intensity {s.intensity:.2f} in build-up: hold"
