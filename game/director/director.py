@@ -198,7 +198,7 @@ class Director:
             knobs=self.knobs,
             memory=self.memory.notes(),
             prefabs=list(self.spawnable(world)),
-            events=list(self.events.names()),
+            events=list(self.events.ready(world)),  # only what may fire now (not on cooldown)
         )
 
     def spawnable(self, world: World) -> tuple[str, ...]:

@@ -94,6 +94,11 @@ class EventRegistry:
             return f"event '{name}' on cooldown for {ev.cooldown_s - (world.time - last):.1f}s"
         return ev.precondition(world) if ev.precondition is not None else None
 
+    def ready(self, world: World) -> tuple[str, ...]:
+        """The events that may fire now (registration order): what a situation offers a plan, so a policy
+        never proposes one that is on cooldown (the plan tool's grammar still names them all)."""
+        return tuple(name for name in self._events if self.not_ready(name, world) is None)
+
     def fire(self, name: str, world: World, placer: SpawnPlacer) -> None:
         """Run the event's handler (exceptions propagate to the caller, who logs them)."""
         ev = self._events.get(name)

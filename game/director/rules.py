@@ -104,6 +104,7 @@ FALLING_DAMAGE_5S = 0.25  # this much of a bar lost in 5 s: the bar is falling, 
 LEVEL_CAP_BASE, LEVEL_CAP_PER_LEVEL = 1.2, 0.3
 ESCALATE_LEVEL = 5
 SUPPLY_HP = 0.5  # an ease_off with the player under this HP also drops health packs beside them (``supply``)
+EASE_EVENT, SPIKE_EVENT = "supply", "swarm"  # the events the policy names (prompts/roles/Director.md too)
 SPIKE_GAP_S = 20.0  # at most one spike in this long: spikes are not stacked on each other
 
 _ANNOUNCER: dict[str, str] = {
@@ -235,8 +236,8 @@ def decide(s: DirectorSituation, p: Preset = NORMAL) -> dict[str, Any]:
             plan["tier"] = KNOB["tier"].clamp(k.tier + EASE_TIER)
         if k.toughness > KNOB["toughness"].lo:
             plan["toughness"] = KNOB["toughness"].clamp(k.toughness + EASE_TOUGHNESS)
-        if snap.hp_fraction < SUPPLY_HP and "supply" in s.events:
-            plan["event"] = "supply"  # the crowd already on the player: fewer spawns alone come too late
+        if snap.hp_fraction < SUPPLY_HP and EASE_EVENT in s.events:
+            plan["event"] = EASE_EVENT  # the crowd already on the player: fewer spawns alone come too late
         if snap.seconds_since_death < RECENT_DEATH_S:
             plan["note"] = f"player died at wave {snap.wave} with pressure {k.pressure:.2f}"
     elif pressure in ("raise", "spike"):
@@ -257,8 +258,8 @@ def decide(s: DirectorSituation, p: Preset = NORMAL) -> dict[str, Any]:
             plan["toughness"] = KNOB["toughness"].clamp(k.toughness + TOUGHNESS_STEP)
             if k.elite_chance >= TIER_FROM_ELITE:
                 plan["tier"] = KNOB["tier"].clamp(k.tier + 1.0)
-        if pressure == "spike" and "swarm" in s.events:
-            plan["event"] = "swarm"
+        if pressure == "spike" and SPIKE_EVENT in s.events:
+            plan["event"] = SPIKE_EVENT
     return plan
 
 

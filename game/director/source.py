@@ -45,7 +45,9 @@ class DirectorSituation(BaseModel):
     knobs: DirectorKnobs = Field(default_factory=DirectorKnobs)
     memory: list[str] = Field(default_factory=list, max_length=16)
     prefabs: list[str] = Field(default_factory=list, description="prefabs the mix may name")
-    events: list[str] = Field(default_factory=list, description="named events the plan may trigger")
+    events: list[str] = Field(
+        default_factory=list, description="named events the plan may trigger now (none on cooldown)"
+    )
 
     def prompt_hash(self) -> str:
         payload = json.dumps(self.model_dump(mode="json"), sort_keys=True, separators=(",", ":"))

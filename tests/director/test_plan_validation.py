@@ -257,3 +257,17 @@ def test_the_director_role_prompt_quotes_the_tables_steps() -> None:
     expected = {"mix": MIX_WEIGHT.max_step} | {k.name: k.max_step for k in PLAN_KNOBS}
     got = {name: float(v) for name, v in quoted.items()}
     assert quoted and got == expected, "list every plan knob's step in prompts/roles/Director.md"
+
+
+def test_the_director_role_prompt_names_the_events_the_rules_use() -> None:
+    """The role brief tells a model which event goes with which pressure, as the rules policy does it."""
+    import re
+
+    from coreai.paths import PROMPTS_DIR
+    from game.director.events import EventRegistry
+    from game.director.rules import EASE_EVENT, SPIKE_EVENT
+
+    text = (PROMPTS_DIR / "roles" / "Director.md").read_text(encoding="utf-8")
+    named = set(re.findall(r"event\s+(\w+)", text))
+    assert {EASE_EVENT, SPIKE_EVENT} <= named, f"prompts/roles/Director.md names events {sorted(named)}"
+    assert named <= set(EventRegistry().names()), "the role names only registered events"
