@@ -4,9 +4,10 @@ Call ``director.on_tick(world)`` once per simulation tick on the main thread (af
 the world with ``spawner=director.spawner``. Decisions are requested every ``DECISION_INTERVAL_S`` s of game
 time and at once on a wave start, a player death, a new Build Up or a mode switch. ``source.request`` returns
 a future; the director polls it each tick and keeps running the last plan meanwhile. Latest wins: a scheduled
-request or a soft cue (``request_now(supersede=False)``) waits while one younger than ``PENDING_MAX_S`` is in
-flight, an urgent one supersedes it; a superseded reply is never applied. Replies go through ``pipeline.py``
-(validation, guard, record); a rejected or failed one is logged and counted, the previous plan keeps running.
+request or a soft cue (``request_now(supersede=False)``: a wave start, a new Build Up) waits while one younger
+than ``PENDING_MAX_S`` is in flight; an urgent one (a death, a mode switch) supersedes it; a superseded reply is
+never applied. Replies go through ``pipeline.py`` (validation, guard, record); a rejected or failed one is
+logged and counted, the previous plan keeps running.
 ``watch.PlayerWatch`` acts every tick between decisions. Modes: ``static`` (the ``WaveSpawner``), ``rules``,
 any ``register_source`` one; ``set_mode``/F6 switch.
 """
@@ -99,9 +100,8 @@ class Director:
         self.overridden = 0  # accepted plans the guard replaced (counted in accepted too)
         self.last_plan: DirectorPlan | None = None
         self.last_clamped: tuple[str, ...] = ()
-        self.last_error = self.last_announcer = self.last_reason = ""
+        self.last_error = self.last_announcer = self.last_reason = self.backend = ""
         self.saturation = Saturation((), ())
-        self.backend = ""
         self.latency_s: float | None = None
         self.trace_id: str | None = None
 
@@ -177,8 +177,8 @@ class Director:
         self.credit_spawner.pacing = self.pacing.update(value, DT)
         self.credit_spawner.clear_cap = clear_cap_for(tel.kills_per_min)
         new_build_up = self.pacing.state is not before and self.pacing.state is PacingState.BUILD_UP
-        if tel.died or new_build_up:
-            self._urgent = True  # a death or a new Build Up: decide now
+        if tel.died or new_build_up:  # decide now; a reply in flight still lands first unless the player died
+            self.request_now(supersede=tel.died)
         if world.tick % (TICK_HZ // HISTORY_HZ) == 0:
             self._history.add(world.time, value, self.pacing.state)
         self.watch.tick(self, world)
@@ -394,7 +394,7 @@ class DirectorSpawner:
 
     def on_wave_start(self, world: World, wave: int) -> None:
         self._director.active_spawner().on_wave_start(world, wave)
-        self._director.request_now()
+        self._director.request_now(supersede=False)  # a slow model's reply in flight still lands
 
     def update(self, world: World, dt: float) -> None:
         self._director.active_spawner().update(world, dt)
