@@ -5,8 +5,8 @@ the world with ``spawner=director.spawner``. Decisions are requested every ``DEC
 time and at once on a wave start, a player death, a new Build Up or a mode switch. ``source.request`` returns
 a future; the director polls it each tick and keeps running the last plan meanwhile. Latest wins: a scheduled
 request or a soft cue (``request_now(supersede=False)``: a wave start, a new Build Up) waits while one younger
-than ``PENDING_MAX_S`` is in flight; an urgent one (a death, a mode switch) supersedes it; a superseded reply is
-never applied. Replies go through ``pipeline.py`` (validation, guard, record); a rejected or failed one is
+than ``PENDING_MAX_S`` is in flight; an urgent one (a death, a mode switch) supersedes it; a superseded reply
+is never applied. Replies go through ``pipeline.py`` (validation, guard, record); a rejected or failed one is
 logged and counted, the previous plan keeps running.
 ``watch.PlayerWatch`` acts every tick between decisions. Modes: ``static`` (the ``WaveSpawner``), ``rules``,
 any ``register_source`` one; ``set_mode``/F6 switch.
