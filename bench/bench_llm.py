@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from bench.llm_director import chat_rows, director_rows
+from bench.llm_director import chat_rows, director_rows, prefix_store_rows
 from coreai.llm import guard
 from coreai.llm.config import LocalLlmConfig
 from coreai.llm.local import LocalLlmClient
@@ -153,6 +153,8 @@ def main() -> None:
     for measure, value, target in director_rows(game) + chat_rows(game):
         print(f"{measure:<44} {value:>14}  {target}")
     game.close()
+    for measure, value, target in prefix_store_rows(LocalLlmConfig()):
+        print(f"{measure:<44} {value:>14}  {target}")
     _frame_impact(config)
 
 

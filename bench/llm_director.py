@@ -1,7 +1,8 @@
 """The rows of ``bench_llm`` measured on the game's real requests (not stand-ins): the director's request as
 ``AgentPlanSource`` builds it (its token budget, and plan latency p50/p95 through the whole path: task queue,
 orchestrator, tool loop, grammar, validation), and the Chat role's first streamed turn (first-token latency
-and tokens/s once its prefix is warm).
+and tokens/s once its prefix is warm), and the director's prefix at session start, evaluated cold and restored
+from the prefix store.
 
 The game runs meanwhile: a crowd simulation steps at 60 Hz on the main thread (``game running``), as in play.
 """
@@ -16,6 +17,7 @@ from contextlib import contextmanager
 
 import numpy as np
 
+from coreai.llm.config import LocalLlmConfig
 from coreai.llm.local import LocalLlmClient
 from coreai.llm.types import LlmRequest
 from coreai.runtime import CoreAiRuntime
@@ -149,4 +151,42 @@ def chat_rows(client: LocalLlmClient) -> list[tuple[str, str, str]]:
     return [
         ("chat first token p50, warm prefix (s)", f"{statistics.median(firsts):.2f}", "<= 1.5"),
         ("chat tokens/s after the first", f"{statistics.median(rates):.1f}", ""),
+    ]
+
+
+def prefix_store_rows(config: LocalLlmConfig) -> list[tuple[str, str, str]]:
+    """The director's real prefix at session start, two sessions on one empty prefix store: the first
+    evaluates it (cold) and saves it, the second restores it from disk (``coreai.llm.local_state``)."""
+    import os
+    import tempfile
+
+    from game.ai.warmup import neutral_request, warm_prefix
+
+    prefabs = list(PrefabRegistry.load().regular)
+    events = list(EventRegistry().names())
+    spent: list[float] = []
+    before = os.environ.get("ARENA_SAVES_DIR")
+    with tempfile.TemporaryDirectory() as saves:
+        os.environ["ARENA_SAVES_DIR"] = saves  # the store's folder: empty at the first session
+        try:
+            for _ in range(2):
+                client = LocalLlmClient(config)
+                client.wait_ready(60)
+                runtime, source = _runtime(client)
+                spent.append(warm_prefix(runtime, client, source.task(neutral_request(prefabs, events))))
+                tokens = client.stats.last_prompt_tokens
+                runtime.close(wait=False)
+                client.close()
+        finally:
+            if before is None:
+                os.environ.pop("ARENA_SAVES_DIR", None)
+            else:
+                os.environ["ARENA_SAVES_DIR"] = before
+    cold, restored = spent
+    return [
+        (
+            f"director prefix at session start ({tokens} tok): cold / restored (s)",
+            f"{cold:.2f} / {restored:.3f}",
+            f"{cold / max(restored, 1e-6):.0f}x (restored <= 0.5 s)",
+        )
     ]

@@ -27,6 +27,13 @@ class LocalLlmConfig(BaseModel):
     contexts: int = Field(
         3, ge=1, le=16, description="llama.cpp contexts kept, one per role, so each role's prefix stays warm."
     )
+    prefix_store_mb: int = Field(
+        256,
+        ge=0,
+        le=16384,
+        description="Disk for each role's saved prompt prefix (saves/cache/llm): a new session starts warm "
+        "(0 = off).",
+    )
     prompt_cache_mb: int = Field(
         0, ge=0, le=16384, description="RAM for llama.cpp's prompt cache on top of the contexts (0 = off)."
     )

@@ -12,7 +12,8 @@ prefix with the previous request on the same context, so the requests of one rol
 byte-stable system prefix) skip re-evaluating it; each role gets its own context
 (``coreai.llm.local_contexts``, up to ``LocalLlmConfig.contexts``), and ``prompt_cache_mb`` or
 ``prompt_cache_bytes`` can add a ``LlamaRAMCache`` on top (off by default: saving a state after each
-request costs time).
+request costs time). Each role's evaluated prefix is also saved to disk once (``coreai.llm.local_state``,
+``prefix_store_mb``), so the next session's first request of that role starts warm.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from coreai.llm.config import LocalLlmConfig
 from coreai.llm.health import require_model_file
 from coreai.llm.local_contexts import RoleContexts
 from coreai.llm.local_run import Event, LocalJob, RunCost, failure, generate, prefill
+from coreai.llm.local_state import PrefixStore, open_store
 from coreai.llm.local_tokens import TokenCounter
 from coreai.llm.replies import parse_structured
 from coreai.llm.types import LlmChunk, LlmRequest, LlmResult
@@ -94,6 +96,7 @@ class LocalLlmClient:
         self._log = logger.bind(feature="llm", trace_id=f"{name}-owner")
         self._llm: Any = None
         self._contexts: RoleContexts | None = None
+        self._store: PrefixStore | None = None
         self._thread = threading.Thread(target=self._owner_loop, name=f"llm-{name}-owner", daemon=True)
         self._thread.start()
 
@@ -254,6 +257,7 @@ class LocalLlmClient:
             ) from exc
         self._llm = llm
         self._contexts = RoleContexts(self._new_context, cfg.contexts, first=llm)
+        self._store = open_store(cfg)
         load_s = time.perf_counter() - t0
         with self._stats_lock:
             self._stats = replace(self._stats, load_s=load_s)
@@ -303,36 +307,33 @@ class LocalLlmClient:
             job.started.set()
             self._current = job
             try:
-                if self._load_error is not None:
-                    raise self._load_error
-                assert self._contexts is not None
-                llm = self._contexts.get(job.request.role)
-                if job.prefill:
-                    job.out.put(
-                        prefill(
-                            llm,
-                            job,
-                            backend=self.name,
-                            interrupted=self._foreground_waiting,
-                            count=self._count,
-                        )
-                    )
-                    continue
-                result = generate(
-                    llm,
-                    job,
-                    max_tokens_cap=self.config.max_tokens,
-                    backend=self.name,
-                    model=self.model,
-                    count=self._count,
-                )
-                job.out.put(result)
+                self._run(job)
             except Exception as exc:  # llama.cpp refused the request (context overflow, bad grammar...)
                 job.out.put(failure(exc, self.name, job.request.trace_id, self._log))
         self._llm = None
         if self._contexts is not None:
             self._contexts.clear()
         self._answer_leftovers()
+
+    def _run(self, job: LocalJob) -> None:
+        if self._load_error is not None:
+            raise self._load_error
+        assert self._contexts is not None
+        llm = self._contexts.get(job.request.role)
+        prefix = self._store.warm(llm, job.request, self.name) if self._store is not None else None
+        try:
+            if job.prefill:
+                interrupted = self._foreground_waiting
+                job.out.put(prefill(llm, job, backend=self.name, interrupted=interrupted, count=self._count))
+            else:
+                cap = self.config.max_tokens
+                result = generate(
+                    llm, job, max_tokens_cap=cap, backend=self.name, model=self.model, count=self._count
+                )
+                job.out.put(result)
+        finally:  # also after a cancelled request: its prompt was evaluated all the same
+            if self._store is not None and prefix is not None:
+                self._store.keep(llm, job.request.role, prefix)
 
     def _foreground_waiting(self) -> bool:
         """A queued request that someone waits on (not a warm-up): a prefill gives way to it."""
@@ -366,4 +367,3 @@ class LocalLlmClient:
                 last_completion_tokens=cost.completion_tokens,
                 last_prompt_eval_s=cost.prompt_eval_s,
             )
-

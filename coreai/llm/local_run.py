@@ -256,6 +256,18 @@ def _formatter(llm: Any) -> Any:
     return formatter
 
 
+def stable_prefix(llm: Any, request: LlmRequest, backend: str) -> list[int]:
+    """The tokens of ``request``'s first message (its role's byte-stable prefix) as every request of the role
+    begins with them: the chat template's end-of-message tokens are held back."""
+    prepared = prepare_prompt(request, 1, backend)
+    return chat_tokens(llm, prepared.messages[:1])[:-_HOLD_BACK]
+
+
+def common_prefix(llm: Any, tokens: list[int]) -> int:
+    """How many of ``tokens`` ``llm``'s context already holds, from the start."""
+    return _common_prefix(np.asarray(llm.input_ids[: llm.n_tokens]), np.asarray(tokens, dtype=np.intc))
+
+
 def prefill(
     llm: Any,
     job: LocalJob,
@@ -267,10 +279,9 @@ def prefill(
     """Evaluate the first message of ``job.request``'s prompt (its role's stable prefix) into ``llm``'s KV
     state, ``PREFILL_CHUNK`` tokens at a time, stopping early when ``interrupted()`` (a request someone waits
     on is queued) or the job is cancelled; what was evaluated stays and the next request reuses it."""
-    prepared = prepare_prompt(job.request, 1, backend)
-    tokens = chat_tokens(llm, prepared.messages[:1])[:-_HOLD_BACK]
+    tokens = stable_prefix(llm, job.request, backend)
     t0 = time.perf_counter()
-    have = _common_prefix(np.asarray(llm.input_ids[: llm.n_tokens]), np.asarray(tokens, dtype=np.intc))
+    have = common_prefix(llm, tokens)
     llm.n_tokens = have
     done = have
     while done < len(tokens) and not (job.stopped() or interrupted()):

@@ -51,6 +51,7 @@ from coreai.llm.types import ChatMessage, LlmChunk, LlmRequest, LlmResult
 PLACEHOLDER_API_KEY = "sk-no-key-required"  # the SDK insists on a key; local servers ignore its value
 _ROUTE_MISSING = (404, 405, 501)
 
+
 class OpenAIBackend:
     """``LlmClient`` over an OpenAI-compatible HTTP server."""
 

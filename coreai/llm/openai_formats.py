@@ -74,7 +74,6 @@ def response_format_for(shape: str, schema: dict[str, Any]) -> dict[str, Any] | 
     return None
 
 
-
 def remember_format(base_url: str, shape: str) -> None:
     with _format_lock:
         _format_by_server[base_url] = shape

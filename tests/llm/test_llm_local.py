@@ -199,9 +199,11 @@ def test_prompt_cache_keeps_two_roles_warm(local_config: LocalLlmConfig) -> None
         ChatMessage("system", "You write short flavour text for items. " * 6),
         ChatMessage("user", "A"),
     )
-    # one shared context: only the prompt cache keeps both warm; one context per role: warm without it
-    for contexts, cache_bytes, expect_warm in ((1, 0, False), (1, 256 << 20, True), (2, 0, True)):
-        config = local_config.model_copy(update={"contexts": contexts})
+    # one shared context: only the RAM prompt cache or the disk prefix store keeps both warm; one context per
+    # role: warm without either
+    cases = ((1, 0, 0, False), (1, 256 << 20, 0, True), (1, 0, 64, True), (2, 0, 0, True))
+    for contexts, cache_bytes, store_mb, expect_warm in cases:
+        config = local_config.model_copy(update={"contexts": contexts, "prefix_store_mb": store_mb})
         client = LocalLlmClient(config, prompt_cache_bytes=cache_bytes)
         client.wait_ready(60)
         client.complete(_role_request("Wave 1."))
@@ -209,7 +211,7 @@ def test_prompt_cache_keeps_two_roles_warm(local_config: LocalLlmConfig) -> None
         back = client.complete(_role_request("Wave 2."))
         client.close()
         prefix = back.usage.prompt_tokens - 16
-        assert (back.usage.cached_prompt_tokens >= prefix) is expect_warm, (cache_bytes, back.usage)
+        assert (back.usage.cached_prompt_tokens >= prefix) is expect_warm, (cache_bytes, store_mb, back.usage)
 
 
 @real
