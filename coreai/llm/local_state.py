@@ -144,6 +144,8 @@ class PrefixStore:
         if n < MIN_TOKENS or path.name in self._done:
             return False
         if llm.n_tokens < n or list(llm.input_ids[:n]) != list(tokens):
+            held = int(common_prefix(llm, list(tokens)))
+            _log.debug("role {}: prefix not saved, the context holds {} of its {} tokens", role, held, n)
             return False
         import llama_cpp
 

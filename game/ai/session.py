@@ -117,6 +117,7 @@ class AiSession:
             events=self.runtime.events,
         )
         self._mods_loaded = False
+        self.mods_ready = threading.Event()  # the startup mods are loaded (their director events offered)
         self._mod_time = 0.0  # game seconds stepped since the mods last ticked
         self._game_time = 0.0  # game seconds of every run so far: mods' rate limit and fault windows
         self.runtime.mainloop.set_game_clock(lambda: self._game_time)
@@ -201,6 +202,7 @@ class AiSession:
             for status in self.mods.load_all():
                 if status.last_error:
                     self.notify("warn", f"mod {status.name}: {status.last_error}")
+            self.mods_ready.set()  # the warm-up may now build the director's prefix, events included
         self.mod_upgrades.apply(world)
         self.trajectory = attach_trajectory(
             self.director,
@@ -360,6 +362,7 @@ class AiSession:
         self.mcp = start_mcp_server(self.settings.mcp, tools, queue, port=port, notify=self.notify)
 
     def close(self) -> None:
+        self.mods_ready.set()  # a warm-up still waiting gives up (the backends close below)
         if self.mcp is not None:
             self.mcp.stop()
         self.programmer.shutdown(wait=False)

@@ -6,8 +6,9 @@
    answered to the main thread, which offers each model as a backend and a director mode
    (``game.ai.discovered``);
 2. waits for the local model to load, then prefills the prompt prefixes the game will send first, each
-   into its role's own llama.cpp context (``LocalLlmClient.prefill``): the ``Director``'s, then the first
-   turn of Chat and of the Merchant, built exactly as the chat panel builds them
+   into its role's own llama.cpp context (``LocalLlmClient.prefill``): the ``Director``'s (once the startup
+   mods, whose events it names, loaded with the first run; the chat roles go first while the menu shows),
+   then the first turn of Chat and of the Merchant, built exactly as the chat panel builds them
    (``game.ai.chat.chat_request``). A prefill runs behind every real request and gives way to one that
    arrives meanwhile, so it never delays a decision by more than one chunk of tokens. After it, a decision
    or a chat reply costs only its own tail and reply.
@@ -42,6 +43,7 @@ if TYPE_CHECKING:
 
 _log = logger.bind(feature="llm", trace_id="warmup")
 CHAT_ROLES = ("Chat", "Merchant")
+MODS_WAIT_S = 300.0  # the first run loads the mods: a player may sit in the menu a while
 
 
 def start_background(session: AiSession, servers: Sequence[KnownServer] = KNOWN_SERVERS) -> threading.Thread:
@@ -78,7 +80,8 @@ def neutral_request(prefabs: Sequence[str], events: Sequence[str]) -> PlanReques
 
 
 def warm_up(session: AiSession, *, backend: str = "local") -> dict[str, float]:
-    """Prefill ``backend``'s prefixes (the director's, then the chat roles routed to it); seconds each."""
+    """Prefill ``backend``'s prefixes (the director's once the startup mods are in, and the chat roles routed
+    to it, first if the mods are not); seconds each."""
     client = session.backends.registry.get(backend)
     wait_ready = getattr(client, "wait_ready", None)
     if client is None or not callable(wait_ready) or not callable(getattr(client, "prefill", None)):
@@ -90,12 +93,20 @@ def warm_up(session: AiSession, *, backend: str = "local") -> dict[str, float]:
         return {}
     spent: dict[str, float] = {}
     source = next((s for s in session.plan_sources if getattr(s, "backend", None) == backend), None)
+    chats = [r for r in CHAT_ROLES if session.runtime.router.backend_for(r) == backend]
+    director = isinstance(source, AgentPlanSource)
+    # the director's prefix names the events mods offer, and they load with the first run: until then
+    # (a player in the menu) warm the chat roles, so the director's prefix is built once it can match
+    early = chats if director and not session.mods_ready.is_set() else []
+    for role in early:
+        spent[role] = warm_prefix(session.runtime, client, _chat_task(role))
     if isinstance(source, AgentPlanSource):
+        if not session.mods_ready.wait(MODS_WAIT_S):
+            _log.info("no mods after {:.0f}s: the director's prefix without their events", MODS_WAIT_S)
         req = neutral_request(session.prefabs.regular, session.director.events.names())
-        task = source.task(req)
-        spent["Director"] = warm_prefix(session.runtime, client, task)
-    for role in CHAT_ROLES:
-        if session.runtime.router.backend_for(role) == backend:
+        spent["Director"] = warm_prefix(session.runtime, client, source.task(req))
+    for role in chats:
+        if role not in early:
             spent[role] = warm_prefix(session.runtime, client, _chat_task(role))
     _log.info("warm-up done: {}", ", ".join(f"{r} {s:.1f}s" for r, s in spent.items()) or "nothing to warm")
     return spent
