@@ -23,7 +23,7 @@ def ask(user: str, system: str = DIRECTOR) -> LlmRequest:
 
 def session(*requests: LlmRequest, **config: object) -> list[tuple[int, int]]:
     """One client (a game session): (prompt, cached) tokens of each request."""
-    client = LocalLlmClient(LocalLlmConfig(n_ctx=1024, n_threads=1, **config))  # type: ignore[arg-type]
+    client = LocalLlmClient(LocalLlmConfig(n_ctx=1024, n_threads=1, **config))
     try:
         client.wait_ready(60)
         out = []

@@ -34,7 +34,9 @@ def test_the_warm_up_prefills_the_prefix_the_director_sends(
     monkeypatch.setattr(LocalLlmClient, "prefill", recording)
     monkeypatch.setenv("ARENA_DISCOVER_PORTS", "")
     settings = Settings.model_validate({"llm": {"default_backend": "local", "backends": {}}})
-    session = AiSession(LaunchOptions(headless=True, director="local"), settings=settings, configure_logs=False)
+    session = AiSession(
+        LaunchOptions(headless=True, director="local"), settings=settings, configure_logs=False
+    )
     try:
         session.backends.registry["local"].wait_ready(60)  # type: ignore[attr-defined]
         time.sleep(2.0)  # the model is ready and the menu shows: no run yet
