@@ -1,11 +1,18 @@
-"""Named director events a plan may trigger: the built-in ``boss``, ``swarm`` and ``supply`` (health packs
-land beside the player: the easing lever that still works once the crowd is already on them), plus any the
-game or a Lua mod registers (``registry.register("meteor_shower", handler, cooldown_s=40)``).
+"""Named director events a plan may trigger: the built-in ``boss``, ``swarm``, ``surround`` and ``supply``
+(health packs land beside the player: the easing lever that still works once the crowd is already on them),
+plus any the game or a Lua mod registers (``registry.register("meteor_shower", handler, cooldown_s=40)``).
 
 A plan naming an event that is not registered is rejected as hallucinated. A registered event that is not
 ready (on cooldown, or its precondition fails, e.g. a boss is already alive) is dropped from the plan with a
 note, and the rest of the plan applies. Cooldowns run on game time, so runs replay exactly. A handler that
 raises is logged and counted by the director; the game keeps running.
+
+``surround`` is the peak for a player who kites: a ring of ``surround_size(wave)`` enemies just past the
+screen edge on every side, so the crowd closes in at once and cannot all be kept at range on one side.
+The ring is made first of the enemies trailing the player off screen (moved onto it, farthest first: the
+crowd a kiting player drags behind it, which never reaches it), then of new ones from the wave's chasers;
+it adds at most ``SURROUND_NEW_MAX`` enemies, so it is a peak, not a bigger bank. (Left 4 Dead's director
+likewise moves infected left behind to ahead of the survivors.)
 """
 
 from __future__ import annotations
@@ -15,10 +22,12 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+import numpy as np
+
 from coreai.errors import CommandRejected
-from game.director.spawner import MAX_GROUP, SpawnPlacer
+from game.director.spawner import MAX_GROUP, SpawnPlacer, offscreen_distance
 from game.sim.combat import HEALTH
-from game.sim.config import HEALTH_PICKUP_HEAL
+from game.sim.config import ARENA_H, ARENA_W, HEALTH_PICKUP_HEAL
 from game.sim.world import World
 
 EventHandler = Callable[[World, SpawnPlacer], None]
@@ -29,6 +38,11 @@ EASING_EVENTS = frozenset({"supply"})  # events that help the player (the guard 
 SUPPLY_PACKS = 2
 SUPPLY_HEAL = HEALTH_PICKUP_HEAL * 1.5  # each pack
 SUPPLY_REACH = 0.6  # packs land at this fraction of the player's pickup radius (the magnet brings them in)
+SURROUND_BASE, SURROUND_PER_WAVE, SURROUND_MAX = 12, 2, 32  # ring size: 12 in wave 1, +2 a wave, up to 32
+SURROUND_NEW_MAX = 16  # at most this many new enemies (the rest of the ring is the trailing crowd, moved)
+SURROUND_DEPTH = 40.0  # px past the just-off-screen distance (``spawner.offscreen_distance``)
+SURROUND_WALL = 30.0
+SURROUND_PREFAB = "runner"  # fast enough to close the ring before a kiting player shoots a way out of it
 
 
 @dataclass(frozen=True)
@@ -53,6 +67,12 @@ class EventRegistry:
             )
             self.register(
                 "swarm", spawn_swarm, cooldown_s=25.0, description="two packs of fast chasers from the flanks"
+            )
+            self.register(
+                "surround",
+                spawn_surround,
+                cooldown_s=20.0,
+                description="a ring of enemies closes in from every side (for a player who kites)",
             )
 
     def register(
@@ -128,6 +148,37 @@ def spawn_swarm(world: World, placer: SpawnPlacer) -> None:
         for _ in range(MAX_GROUP):
             x, y = placer.position(world, angle)
             world.spawn_enemy(prefab, x, y, source="director")
+
+
+def surround_size(wave: int) -> int:
+    return min(SURROUND_MAX, SURROUND_BASE + SURROUND_PER_WAVE * max(0, wave - 1))
+
+
+def spawn_surround(world: World, placer: SpawnPlacer) -> None:
+    n = surround_size(world.wave)
+    p = world.player
+    en = world.enemies
+    xs, ys = en.view("x"), en.view("y")
+    dx, dy = xs - p.x, ys - p.y
+    dist = np.hypot(dx, dy)
+    edge = np.array([offscreen_distance(float(a)) for a in np.arctan2(dy, dx)]) if en.n else np.zeros(0)
+    boss = np.isin(en.view("kind"), world.prefabs.boss_kinds)
+    trailing = np.flatnonzero((dist > edge) & ~boss)
+    moved = trailing[np.argsort(-dist[trailing])][:n]
+    new = min(n - len(moved), SURROUND_NEW_MAX)
+    total = len(moved) + new
+    prefab = SURROUND_PREFAB
+    start = float(world.rng.uniform(0.0, 2.0 * math.pi))
+    for i in range(total):
+        a = start + 2.0 * math.pi * i / max(1, total)
+        d = offscreen_distance(a) + SURROUND_DEPTH
+        x = min(ARENA_W - SURROUND_WALL, max(SURROUND_WALL, p.x + math.cos(a) * d))
+        y = min(ARENA_H - SURROUND_WALL, max(SURROUND_WALL, p.y + math.sin(a) * d))
+        if i < len(moved):
+            xs[moved[i]], ys[moved[i]] = x, y
+        else:
+            world.spawn_enemy(prefab, x, y, source="director")
+            xs, ys = en.view("x"), en.view("y")  # the pool may have grown
 
 
 def drop_supply(world: World, placer: SpawnPlacer) -> None:

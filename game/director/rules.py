@@ -105,7 +105,20 @@ LEVEL_CAP_BASE, LEVEL_CAP_PER_LEVEL = 1.2, 0.3
 ESCALATE_LEVEL = 5
 SUPPLY_HP = 0.5  # an ease_off with the player under this HP also drops health packs beside them (``supply``)
 EASE_EVENT, SPIKE_EVENT = "supply", "swarm"  # the events the policy names (prompts/roles/Director.md too)
+SURROUND_EVENT = "surround"  # ... and the strong player's peak (``surround_due``)
 SPIKE_GAP_S = 20.0  # at most one spike in this long: spikes are not stacked on each other
+# The strong read: a player who hits nearly every shot, kills most of what spawned and has not been touched
+# in 30 s is strong before the skill estimate (an average of a minute) can say so; so is one rated
+# STRONG_SKILL. The average bot hits 60-85% and kills 35-50% of what spawned in its first 30 s, the strong
+# one 85-95% and 55%. A strong read lifts the level cap by STRONG_CAP_BONUS while the player is untouched.
+STRONG_READ_ACCURACY, STRONG_READ_DAMAGE_30S = 0.86, 0.1
+STRONG_SKILL = 0.7
+STRONG_CAP_BONUS = 0.8
+# ... and, in Build Up while it is untouched (under COAST_DAMAGE_15S in 15 s, HP at least SURROUND_HP) and
+# below SURROUND_INTENSITY, every plan that is not an ease also calls the ``surround`` event (a ring from
+# every side, on its own cooldown): what a player who kites every crowd at range meets as a peak.
+SURROUND_INTENSITY = 0.45
+SURROUND_HP = 0.8
 
 _ANNOUNCER: dict[str, str] = {
     "ease_off": "Catch your breath.",
@@ -125,12 +138,34 @@ def behind(snap: GameSessionSnapshot) -> bool:
     return snap.enemies_alive >= BEHIND_FILL * clear_cap_for(snap.kills_per_min)
 
 
-def level_cap(level: int) -> float:
-    """How far plain pressure may rise for a player of this level (whatever its skill); from
+def strong_read(snap: GameSessionSnapshot) -> bool:
+    """Whether the player plays like a strong one now (rated ``STRONG_SKILL``, or the early read: accurate,
+    clearing what spawns, untouched in 30 s)."""
+    if snap.damage_30s > STRONG_READ_DAMAGE_30S:
+        return False
+    return snap.skill >= STRONG_SKILL or snap.accuracy >= STRONG_READ_ACCURACY
+
+
+def surround_due(s: DirectorSituation, p: Preset = NORMAL) -> bool:
+    """Whether a plan for ``s`` should also call ``surround`` (see ``SURROUND_INTENSITY``)."""
+    snap = s.snapshot
+    return (
+        strong_read(snap)
+        and s.pacing is PacingState.BUILD_UP
+        and not snap.boss_alive
+        and snap.time >= WARMUP_S
+        and snap.hp_fraction >= SURROUND_HP
+        and snap.damage_15s < COAST_DAMAGE_15S
+        and s.intensity < SURROUND_INTENSITY * p.intensity
+    )
+
+
+def level_cap(level: int, strong: bool = False) -> float:
+    """How far plain pressure may rise for a player of this level (``strong``: ``strong_read``); from
     ``ESCALATE_LEVEL`` on, the knob's own top."""
     if level >= ESCALATE_LEVEL:
         return KNOB["pressure"].hi
-    return LEVEL_CAP_BASE + LEVEL_CAP_PER_LEVEL * max(0, level - 1)
+    return LEVEL_CAP_BASE + LEVEL_CAP_PER_LEVEL * max(0, level - 1) + (STRONG_CAP_BONUS if strong else 0.0)
 
 
 def pressure_ceiling(skill: float, p: Preset = NORMAL) -> float:
@@ -179,6 +214,9 @@ def _choose(s: DirectorSituation, p: Preset = NORMAL) -> tuple[Pressure, str]:
         and snap.kills_per_min >= EARLY_SPIKE_KILL_SHARE * snap.spawned_per_min
         and snap.damage_15s == 0.0
     )
+    strong = strong_read(snap)
+    proven = proven or strong
+    cap_now = level_cap(snap.level, strong)
     early = snap.time < FIRST_SPIKE_S and not proven
     # a spike is a peak, not a ratchet: never on a crowd the player is not clearing, nor on the last spike
     stacked = s.since_spike_s < SPIKE_GAP_S and snap.skill >= EARLY_SKILL  # low skill: small spikes, no gap
@@ -190,8 +228,8 @@ def _choose(s: DirectorSituation, p: Preset = NORMAL) -> tuple[Pressure, str]:
         and snap.enemies_near <= COAST_NEAR_MAX
     ):
         if not can_spike:
-            if s.knobs.pressure >= level_cap(snap.level) and snap.level < ESCALATE_LEVEL:
-                cap = level_cap(snap.level)  # a raise is x1.3, so the last one may pass the cap
+            if s.knobs.pressure >= cap_now and snap.level < ESCALATE_LEVEL:
+                cap = cap_now  # a raise is x1.3, so the last one may pass the cap
                 pk = s.knobs.pressure
                 return "hold", f"coasting at level {snap.level}: pressure {pk:.2f} (cap {cap:.2f})"
             return "raise", f"coasting {snap.time:.0f}s in (skill {snap.skill:.2f}): raise, no spike now"
@@ -211,11 +249,11 @@ def _choose(s: DirectorSituation, p: Preset = NORMAL) -> tuple[Pressure, str]:
     if s.intensity < (LOW_SKILL_RAISE_INTENSITY if low else RAISE_INTENSITY) * p.intensity and calm:
         if s.knobs.pressure >= ceiling and snap.skill < ESCALATE_SKILL:
             return "hold", f"under-challenged, but pressure {s.knobs.pressure:.2f} is at skill's ceiling"
-        if s.knobs.pressure >= level_cap(snap.level) and snap.level < ESCALATE_LEVEL:
+        if s.knobs.pressure >= cap_now and snap.level < ESCALATE_LEVEL:
             return (
                 "hold",
                 f"under-challenged at level {snap.level}: pressure {s.knobs.pressure:.2f} (cap "
-                f"{level_cap(snap.level):.2f})",
+                f"{cap_now:.2f})",
             )
         return "raise", f"under-challenged (intensity {s.intensity:.2f}): raise"
     return "hold", f"intensity {s.intensity:.2f} in build-up: hold"
@@ -260,6 +298,8 @@ def decide(s: DirectorSituation, p: Preset = NORMAL) -> dict[str, Any]:
                 plan["tier"] = KNOB["tier"].clamp(k.tier + 1.0)
         if pressure == "spike" and SPIKE_EVENT in s.events:
             plan["event"] = SPIKE_EVENT
+    if pressure != "ease_off" and SURROUND_EVENT in s.events and surround_due(s, p):
+        plan["event"] = SURROUND_EVENT
     return plan
 
 
