@@ -18,14 +18,22 @@ from tests.director.director_support import quiet_world
 # a strong player 25 s in: level 1, one blaster, hits nearly every shot, never touched, pressure at the
 # plain level cap (1.2 + a raise), the last spike 10 s ago (no spike now)
 STRONG_EARLY = dict(
-    time=25.0, wave=1, level=1, hp_fraction=1.0, skill=0.52, accuracy=0.92, enemies_alive=20,
-    enemies_near=2, kills_per_min=62.0, spawned_per_min=80.0,
+    time=25.0,
+    wave=1,
+    level=1,
+    hp_fraction=1.0,
+    skill=0.52,
+    accuracy=0.92,
+    enemies_alive=20,
+    enemies_near=2,
+    kills_per_min=62.0,
+    spawned_per_min=80.0,
 )
 
 
 def _situation(intensity: float = 0.03, pressure: float = 1.32, **snap: object) -> DirectorSituation:
     return DirectorSituation(
-        snapshot=GameSessionSnapshot(**{**STRONG_EARLY, **snap}),  # type: ignore[arg-type]
+        snapshot=GameSessionSnapshot(**{**STRONG_EARLY, **snap}),
         intensity=intensity,
         pacing=PacingState.BUILD_UP,
         pacing_s=25.0,
