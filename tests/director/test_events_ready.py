@@ -16,7 +16,9 @@ def test_ready_lists_only_events_off_cooldown() -> None:
     assert "supply" in reg.ready(world)
     reg.fire("supply", world, placer=None)  # type: ignore[arg-type]  # drop_supply does not use the placer
     assert "supply" not in reg.ready(world) and "swarm" in reg.ready(world)
-    assert reg.names() == ("boss", "supply", "swarm"), "the registry (and the plan grammar) still names all"
+    assert reg.names() == ("boss", "supply", "swarm", "surround"), (
+        "the registry (and the plan grammar) still names all"
+    )
 
 
 def test_the_rules_do_not_propose_supply_while_it_is_on_cooldown() -> None:
