@@ -132,7 +132,7 @@ class Orchestrator:
                 ToolContext(trace_id=trace_id, role=cfg.name, cancel=cancel, main=self.main),
                 max_tokens=cfg.max_tokens,
                 temperature=cfg.temperature,
-                timeout_s=self.llm_timeout_s,
+                timeout_s=request.timeout_s or self.llm_timeout_s,
                 force_tool=request.force_tool,
                 backend=request.backend,
                 on_text=self._delta_sink(request, trace_id, cfg.name),

@@ -47,6 +47,12 @@ class AiTaskRequest(BaseModel):
         max_length=64,
         description="Send this request's model calls to this registered backend instead of the role's route.",
     )
+    timeout_s: float | None = Field(
+        default=None,
+        gt=0,
+        le=600,
+        description="How long each model call of this request may take (default: the [llm] timeout_s).",
+    )
 
 
 @dataclass(frozen=True)

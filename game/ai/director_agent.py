@@ -41,7 +41,8 @@ ROLE = "Director"
 HINT = "Decide the next director plan and submit it with set_director_plan."  # large-window models only
 MAX_TOKENS = 200  # a plan of the longest texts the grammar allows fits (tests/llm/test_director_fit.py)
 MIN_DEADLINE_S = 6.0  # a decision may always take this long before it is superseded
-MAX_DEADLINE_S = 25.0  # ...and never longer (the director asks again every 10 s)
+MAX_DEADLINE_S = 25.0  # ...and never longer (the director asks again every 10 s) ...
+COLD_DEADLINE_S = 60.0  # ... once measured: a first decision also pays the cold prompt prefix (8-30 s loaded)
 DEADLINE_FACTOR = 2.5  # the deadline is this many times the source's typical latency
 
 _log = logger.bind(feature="director")
@@ -165,7 +166,7 @@ class AgentPlanSource:
     def deadline_s(self) -> float:
         """How long a decision may take before the director supersedes it (set from measured latency)."""
         if self._latency_s is None:
-            return MAX_DEADLINE_S
+            return COLD_DEADLINE_S
         return min(MAX_DEADLINE_S, max(MIN_DEADLINE_S, DEADLINE_FACTOR * self._latency_s))
 
     @property
@@ -194,6 +195,7 @@ class AgentPlanSource:
                 "priority": 5,
                 "cancellation_scope": SCOPE,
                 "trace_id": req.trace_id,
+                "timeout_s": self.deadline_s,  # the first call may pay the cold prefix (COLD_DEADLINE_S)
             }
         )
 

@@ -45,7 +45,7 @@ DECISION_INTERVAL_S = 10.0
 EARLY_DECISION_S = 60.0  # in the first minute of a run ...
 EARLY_INTERVAL_FRACTION = 0.5  # ... decisions come twice as often (the skill estimate moves fastest then)
 OPENING_PRESSURE = 0.6  # a run starts gently; the first plans raise it within seconds for a coasting player
-PENDING_MAX_S = 25.0  # a scheduled request supersedes an in-flight one older than this (game seconds)
+PENDING_MAX_S = 25.0  # a scheduled request supersedes one in flight this old (or past its source's deadline)
 MAX_ANNOUNCEMENTS = 8
 
 
@@ -207,7 +207,8 @@ class Director:
     def _request(self, world: World) -> None:
         pending = self._pending
         if pending is not None:
-            if not self._urgent and world.time - pending.asked_at < PENDING_MAX_S:
+            young = world.time - pending.asked_at < max(PENDING_MAX_S, self._deadline(pending))
+            if young and not self._urgent:
                 self._next_at = world.time + self._interval(world)
                 return
             self._drop_pending("a newer request")
@@ -237,14 +238,17 @@ class Director:
         self.superseded += 1
         self._log.bind(trace_id=p.req.trace_id).info("request {} superseded by {}", p.req.seq, why)
 
+    def _deadline(self, p: Pending) -> float:
+        """How long ``p``'s source says a decision of its own may take (its measured latency); 0: no say."""
+        limit = getattr(self._sources.get(p.source), "deadline_s", None)
+        return float(limit) if isinstance(limit, (int, float)) else 0.0
+
     def _poll(self, world: World) -> None:
         p = self._pending
         if p is None:
             return
         if not p.future.done():
-            # a source may say how long a decision of its own may take (set from its measured latency)
-            limit = getattr(self._sources.get(p.source), "deadline_s", None)
-            if isinstance(limit, (int, float)) and world.time - p.asked_at > limit:
+            if (limit := self._deadline(p)) and world.time - p.asked_at > limit:
                 self._drop_pending(f"its {limit:.1f}s deadline passing")
             return
         self._pending = None
@@ -269,13 +273,8 @@ class Director:
         self._apply_reply(world, req, PlanReply(raw, plan, source, 0.0, trace))
         if self.accepted == before:
             return {"ok": False, "error": self.last_error, "trace_id": trace}
-        return {
-            "ok": True,
-            "trace_id": trace,
-            "knobs": self.knobs.model_dump(mode="json"),
-            "clamped": list(self.last_clamped),
-            "mode": self._mode,
-        }
+        out = {"ok": True, "trace_id": trace, "knobs": self.knobs.model_dump(mode="json")}
+        return {**out, "clamped": list(self.last_clamped), "mode": self._mode}
 
     # ------------------------------------------------------------------ validation and application
     def _apply_reply(self, world: World, req: PlanRequest, reply: PlanReply) -> None:

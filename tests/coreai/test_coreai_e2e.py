@@ -147,3 +147,15 @@ def test_concurrent_tasks_of_one_role_with_different_backends_do_not_race(saves_
     assert all(req.backend == "a" for req in a.requests) and len(a.requests) == 3
     assert all(req.backend == "b" for req in b.requests) and len(b.requests) == 3
     assert runtime.router.backend_for("Creator") == "stub"
+
+
+def test_a_task_may_set_how_long_its_model_calls_take(saves_dir: Path):
+    """``AiTaskRequest.timeout_s`` (the director's first decision pays a cold prompt) reaches the model call;
+    without it the ``[llm] timeout_s`` setting does."""
+    runtime, _, stub = make_runtime(["one", "two"])
+    try:
+        runtime.submit(AiTaskRequest(role="Chat", hint="hi", timeout_s=60.0)).result(WAIT)
+        runtime.submit(AiTaskRequest(role="Chat", hint="hi")).result(WAIT)
+    finally:
+        runtime.close()
+    assert [r.timeout_s for r in stub.requests] == [60.0, runtime.orchestrator.llm_timeout_s]

@@ -7,7 +7,7 @@ from __future__ import annotations
 from director_support import ManualSource, ScriptedSource, plan, quiet_world, tick
 
 from coreai.errors import LlmError, LlmErrorCode
-from game.director.director import Director
+from game.director.director import DECISION_INTERVAL_S, PENDING_MAX_S, Director
 from game.sim.config import TICK_HZ
 
 
@@ -36,3 +36,35 @@ def test_a_model_call_that_timed_out_counts_as_superseded_not_failed() -> None:
     src.replies.append(plan("ease_off"))
     tick(director, world)
     assert director.accepted == 1
+
+
+def test_a_source_with_a_long_deadline_keeps_its_request_past_the_schedule() -> None:
+    """A first decision pays the cold prompt (``COLD_DEADLINE_S``): the next scheduled request waits for it
+    instead of superseding it at ``PENDING_MAX_S`` (on a loaded machine a server's first reply took 30 s,
+    every request was superseded at 25 s and none landed in a minute)."""
+    src = ManualSource("cold")
+    src.deadline_s = PENDING_MAX_S + 20.0  # type: ignore[attr-defined]
+    director = Director("cold", sources=(src,))
+    world = quiet_world()
+    world.wave_time_left = 1e9
+    director.watch.state.last_nudge = float("inf")  # no calm nudge
+    tick(director, world)
+    tick(director, world, int((PENDING_MAX_S + 5) * TICK_HZ))
+    assert len(src.pending) == 1 and director.superseded == 0, "still waiting on the first reply"
+    src.answer(0, plan("raise"))
+    tick(director, world)
+    assert director.accepted == 1
+    tick(director, world, int(DECISION_INTERVAL_S * TICK_HZ) + 1)
+    assert len(src.pending) == 2, "the schedule goes on"
+    tick(director, world, int((PENDING_MAX_S + 21) * TICK_HZ))
+    assert director.superseded == 1, "past the source's own deadline it is superseded all the same"
+
+
+def test_the_agents_first_decision_may_take_longer_than_the_next() -> None:
+    from game.ai.director_agent import COLD_DEADLINE_S, MAX_DEADLINE_S, MIN_DEADLINE_S, AgentPlanSource
+
+    source = AgentPlanSource.__new__(AgentPlanSource)
+    source._latency_s = None
+    assert source.deadline_s == COLD_DEADLINE_S > MAX_DEADLINE_S
+    source._latency_s = 2.0
+    assert MIN_DEADLINE_S <= source.deadline_s <= MAX_DEADLINE_S

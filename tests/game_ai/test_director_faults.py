@@ -106,3 +106,21 @@ def test_a_faulty_reply_is_counted_and_the_previous_plan_keeps_running(
         assert director.last_error
     finally:
         runtime.close()
+
+
+def test_the_directors_first_call_may_pay_a_cold_prompt(server: Any) -> None:
+    """The first decision's model call may take ``COLD_DEADLINE_S`` (past ``[llm] timeout_s``), the later
+    ones the source's deadline from its measured latency."""
+    from game.ai.director_agent import COLD_DEADLINE_S, MAX_DEADLINE_S
+    from game.director.source import PlanRequest
+
+    director, world, runtime = directed(server, "director-ok")
+    try:
+        source = director._sources["openai"]
+        assert isinstance(source, AgentPlanSource)
+        req = PlanRequest(seq=1, trace_id="t1", tick=0, situation=director.situation(world))
+        assert source.task(req).timeout_s == COLD_DEADLINE_S
+        source.observe_latency(2.0)
+        assert source.task(req).timeout_s == source.deadline_s <= MAX_DEADLINE_S
+    finally:
+        runtime.close()
