@@ -10,9 +10,9 @@ raises is logged and counted by the director; the game keeps running.
 ``surround`` is the peak for a player who kites: a ring of ``surround_size(wave)`` enemies just past the
 screen edge on every side, so the crowd closes in at once and cannot all be kept at range on one side.
 The ring is made first of the enemies trailing the player off screen (moved onto it, farthest first: the
-crowd a kiting player drags behind it, which never reaches it), then of new ones from the wave's chasers;
-it adds at most ``SURROUND_NEW_MAX`` enemies, so it is a peak, not a bigger bank. (Left 4 Dead's director
-likewise moves infected left behind to ahead of the survivors.)
+crowd a kiting player drags behind it, which never reaches it: slow grunts, mostly), with
+``SURROUND_NEW_MIN`` to ``SURROUND_NEW_MAX`` new runners between them, so it is a peak, not a bigger bank.
+(Left 4 Dead's director likewise moves infected left behind to ahead of the survivors.)
 """
 
 from __future__ import annotations
@@ -39,7 +39,8 @@ SUPPLY_PACKS = 2
 SUPPLY_HEAL = HEALTH_PICKUP_HEAL * 1.5  # each pack
 SUPPLY_REACH = 0.6  # packs land at this fraction of the player's pickup radius (the magnet brings them in)
 SURROUND_BASE, SURROUND_PER_WAVE, SURROUND_MAX = 12, 2, 32  # ring size: 12 in wave 1, +2 a wave, up to 32
-SURROUND_NEW_MAX = 16  # at most this many new enemies (the rest of the ring is the trailing crowd, moved)
+SURROUND_NEW_MAX = 16  # at most this many new enemies (the rest of the ring is the trailing crowd, moved) ...
+SURROUND_NEW_MIN = 4  # ... and at least this many (the fast part of the ring; a moved crowd is slow grunts)
 SURROUND_DEPTH = 40.0  # px past the just-off-screen distance (``spawner.offscreen_distance``)
 SURROUND_WALL = 30.0
 SURROUND_PREFAB = "runner"  # fast enough to close the ring before a kiting player shoots a way out of it
@@ -165,20 +166,22 @@ def spawn_surround(world: World, placer: SpawnPlacer) -> None:
     boss = np.isin(en.view("kind"), world.prefabs.boss_kinds)
     trailing = np.flatnonzero((dist > edge) & ~boss)
     moved = trailing[np.argsort(-dist[trailing])][:n]
-    new = min(n - len(moved), SURROUND_NEW_MAX)
-    total = len(moved) + new
-    prefab = SURROUND_PREFAB
+    new = min(max(SURROUND_NEW_MIN, n - len(moved)), SURROUND_NEW_MAX)
     start = float(world.rng.uniform(0.0, 2.0 * math.pi))
-    for i in range(total):
-        a = start + 2.0 * math.pi * i / max(1, total)
-        d = offscreen_distance(a) + SURROUND_DEPTH
-        x = min(ARENA_W - SURROUND_WALL, max(SURROUND_WALL, p.x + math.cos(a) * d))
-        y = min(ARENA_H - SURROUND_WALL, max(SURROUND_WALL, p.y + math.sin(a) * d))
-        if i < len(moved):
-            xs[moved[i]], ys[moved[i]] = x, y
-        else:
-            world.spawn_enemy(prefab, x, y, source="director")
-            xs, ys = en.view("x"), en.view("y")  # the pool may have grown
+    # two interleaved rings: the moved crowd, and the new runners half a step between them
+    for i in range(len(moved)):
+        xs[moved[i]], ys[moved[i]] = _ring_point(world, start + 2.0 * math.pi * i / len(moved))
+    for i in range(new):
+        x, y = _ring_point(world, start + 2.0 * math.pi * (i + 0.5) / new)
+        world.spawn_enemy(SURROUND_PREFAB, x, y, source="director")
+
+
+def _ring_point(world: World, angle: float) -> tuple[float, float]:
+    p = world.player
+    d = offscreen_distance(angle) + SURROUND_DEPTH
+    x = min(ARENA_W - SURROUND_WALL, max(SURROUND_WALL, p.x + math.cos(angle) * d))
+    y = min(ARENA_H - SURROUND_WALL, max(SURROUND_WALL, p.y + math.sin(angle) * d))
+    return x, y
 
 
 def drop_supply(world: World, placer: SpawnPlacer) -> None:

@@ -6,7 +6,13 @@ import math
 
 import numpy as np
 
-from game.director.events import SURROUND_NEW_MAX, EventRegistry, spawn_surround, surround_size
+from game.director.events import (
+    SURROUND_NEW_MAX,
+    SURROUND_NEW_MIN,
+    EventRegistry,
+    spawn_surround,
+    surround_size,
+)
 from game.director.pacing import PacingState
 from game.director.plan import DirectorKnobs
 from game.director.rules import decide, level_cap, strong_read, surround_due
@@ -104,3 +110,16 @@ def test_surround_is_a_registered_event_with_a_cooldown() -> None:
     reg.fire("surround", w, SpawnPlacer())
     assert w.enemies.n == min(surround_size(w.wave), SURROUND_NEW_MAX)
     assert "cooldown" in (reg.not_ready("surround", w) or "")
+
+
+def test_a_surround_always_brings_a_few_fast_ones_even_when_the_crowd_fills_the_ring() -> None:
+    # the trailing crowd is slow grunts: a ring of them alone never reached the strong bot (seed 4002)
+    w = quiet_world()
+    w.step()
+    p = w.player
+    for i in range(40):
+        w.spawn_enemy("grunt", p.x - 900 - 10 * i, p.y)
+    spawn_surround(w, SpawnPlacer())
+    assert w.enemies.n == 40 + SURROUND_NEW_MIN
+    kinds = w.enemies.view("kind")
+    assert int((kinds == w.prefabs.index("runner")).sum()) == SURROUND_NEW_MIN
