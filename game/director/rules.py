@@ -6,7 +6,7 @@ Policy, first match wins:
 1. **Recovery** – the player died in the last ``RECENT_DEATH_S`` s, died ``DEATHS_WINDOW_MIN`` times in the
    last 60 s (the last under ``DEATHS_WINDOW_EASE_S`` ago), is below ``LOW_HP`` HP, lost more than
    ``HEAVY_DAMAGE_15S`` of a bar in 15 s (``ESCALATED_DAMAGE_15S`` while elites, tier or toughness are up) or
-   ``HEAVY_DAMAGE_30S`` in 30 s, or, in the first minute and not yet
+   ``HEAVY_DAMAGE_30S`` in 30 s (none of it before a death), or, in the first minute and not yet
    rated above ``EARLY_SKILL``, lost ``EARLY_DAMAGE_15S`` in 15 s: ``ease_off`` (more pickups, fewer elites,
    a lower tier, a softer mix).
 2. **Warm-up** – under ``WARMUP_S`` s into the run there is nothing to judge yet: ``hold``.
@@ -53,7 +53,9 @@ DEATHS_WINDOW_MIN = 2  # this many deaths in the last 60 s ...
 DEATHS_WINDOW_EASE_S = 45.0  # ... keep easing until the last one is this old
 LOW_HP = 0.35
 HEAVY_DAMAGE_15S = 0.45
-HEAVY_DAMAGE_30S = 0.9  # a full bar lost in 30 s (older than the 15 s window) is still a beating
+HEAVY_DAMAGE_30S = 0.9  # a full bar lost in 30 s (older than the 15 s window) is still a beating ...
+HEAVY_WINDOW_S = 30.0  # ... unless a death (and a full bar on respawn) lies inside that window: the bar that
+# killed the player was eased for RECENT_DEATH_S already; the new life is judged by the 5 s and 15 s windows
 BOSS_LOW_HP = 0.5
 BOSS_OVER_INTENSITY, BOSS_OVER_HP = 0.75, 0.75  # a boss fight above the flow band and hurt: thin the adds
 ESCALATED_DAMAGE_15S = 0.3  # with elites, a tier or toughness up, this much lost in 15 s eases (not 0.45)
@@ -186,7 +188,7 @@ def _choose(s: DirectorSituation, p: Preset = NORMAL) -> tuple[Pressure, str]:
         return "ease_off", f"player lost {snap.damage_15s:.0%} HP in 15s: ease off"
     if snap.damage_5s > FALLING_DAMAGE_5S and snap.skill >= EARLY_SKILL:
         return "ease_off", f"player lost {snap.damage_5s:.0%} HP in 5s: ease off"
-    if snap.damage_30s > HEAVY_DAMAGE_30S:
+    if snap.damage_30s > HEAVY_DAMAGE_30S and snap.seconds_since_death >= HEAVY_WINDOW_S:
         return "ease_off", f"player lost {snap.damage_30s:.0%} HP in 30s: ease off"
     if escalated(s.knobs) and snap.damage_15s > ESCALATED_DAMAGE_15S:
         return "ease_off", f"lost {snap.damage_15s:.0%} HP in 15s against escalated enemies: ease off"

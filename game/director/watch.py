@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from game.director.pacing import RELAX_MIN_S, Pacing, PacingState
+from game.director.rescue import Rescue
 from game.director.spawner import MAX_GROUP, CreditSpawner, live_cap_for, offscreen_distance
 from game.sim.config import ARENA_H, ARENA_W, DT
 from game.sim.world import World
@@ -80,18 +81,24 @@ class WatchState:
     crowd_cap: int | None = None  # the cap in force (None: not a low-skill player)
     cap_bonus: float = 0.0  # enemies the crowd cap has grown by while the player stayed calm
     damage_factor: float = 1.0  # the enemy damage multiplier the watch has in force
+    rescues: int = 0  # rescue reflexes so far (``rescue.py``)
+    rescue_left_s: float = 0.0  # seconds the last rescue still holds spawns
 
 
 def describe(st: WatchState) -> str:
     """F10: what the watch has in force, e.g. ``cap 9  nudges 3`` or ``grace: hits x0.25``."""
     parts = []
-    if st.grace:
+    if st.rescue_left_s > 0:
+        parts.append(f"RESCUE {st.rescue_left_s:.0f}s: hits x{st.damage_factor:g}, no spawns")
+    elif st.grace:
         parts.append(f"grace: hits x{st.damage_factor:g}")
     elif st.damage_factor != 1.0:
         parts.append(f"soft hits x{st.damage_factor:g}")
     if st.crowd_cap is not None:
         parts.append(f"cap {st.crowd_cap}")
     parts.append(f"nudges {st.nudges}")
+    if st.rescues:
+        parts.append(f"rescues {st.rescues}")
     return "  ".join(parts)
 
 
@@ -105,6 +112,8 @@ class PlayerWatch:
         self._start: tuple[float, float] | None = None
         self._damage_base = 1.0
         self._damage_set: float | None = None
+        self.rescue = Rescue()
+        self._mercy = 1.0  # the rescue's enemy damage factor, folded into the watch's own
 
     def tick(self, director: Director, world: World) -> None:
         if director.mode == "static":  # the director is off: no reflexes, full damage
@@ -115,6 +124,8 @@ class PlayerWatch:
         tel = director.telemetry
         pacing = director.pacing
         nudges = self.state.nudges
+        self.rescue.tick(director, world)  # the bar falling fast under a crowd: shove, soften, hold
+        self._mercy = self.rescue.damage_factor(world.time)
         self.update(
             world,
             director.credit_spawner,
@@ -126,6 +137,10 @@ class PlayerWatch:
             shots=tel.shots_total,
             dt=DT,
         )
+        self.state.rescues = self.rescue.state.rescues
+        self.state.rescue_left_s = self.rescue.left_s(world.time)
+        if self.rescue.holding(world.time):
+            director.credit_spawner.crowd_cap = 0  # no director spawns while the player gets clear
         if tel.falling:  # the HP bar is falling (``Telemetry.falling``): decide now, unless a reply is due
             director.request_now(supersede=False)
         if self.state.nudges != nudges:  # a calm player (and maybe a new Build Up): decide now
@@ -188,7 +203,7 @@ class PlayerWatch:
             factor = OPENING_DAMAGE
         else:
             factor = 1.0
-        self.set_damage(world, factor)
+        self.set_damage(world, max(GRACE_DAMAGE, factor * self._mercy))  # GRACE_DAMAGE: the param's floor
 
     def set_damage(self, world: World, factor: float) -> None:
         """Scale enemy damage to ``factor`` x what it was before the watch touched it (left alone if

@@ -190,6 +190,9 @@ class Effects:
             elif isinstance(e, ev.Exploded):
                 self.particles.burst(e.x, e.y, palette.WARN, 40, speed=e.radius * 3.0, size=14, life=0.45)
                 self.shake = max(self.shake, 9.0)
+            elif isinstance(e, ev.Rescued):  # the director's shockwave: a ring, a small shake
+                self.particles.burst(e.x, e.y, palette.HEAL, 48, speed=e.radius * 4.0, size=12, life=0.35)
+                self.shake = max(self.shake, 6.0)
             elif isinstance(e, ev.WeaponEvolved):
                 self.levelup_flash = 1.0
                 self.particles.burst(p.x, p.y, palette.ACCENT, 60, speed=360, size=12, life=0.8)

@@ -116,6 +116,17 @@ class ShieldBlocked:
     y: float
 
 
+@dataclass(frozen=True)
+class Rescued:
+    """The director's rescue shockwave at (x, y) pushed ``pushed`` enemies out of ``radius``
+    (``game/director/rescue.py``)."""
+
+    x: float
+    y: float
+    radius: float
+    pushed: int
+
+
 Event = (
     EnemySpawned
     | EnemyKilled
@@ -133,4 +144,5 @@ Event = (
     | WeaponEvolved
     | Exploded
     | ShieldBlocked
+    | Rescued
 )
