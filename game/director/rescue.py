@@ -5,7 +5,8 @@ A decision comes every 5-10 s and only changes what spawns next; the profiled de
 a full bar gone in 2-4 s to a crowd that closed in (8-15 enemies within 100 px, escalated hits of 20+). So
 when the player lost ``FALL_BARS`` of a bar in the last ``FALL_S`` s and is under ``FALL_HP``, or is under
 ``LAST_STAND_HP`` (once ``LAST_STAND_FALL_BARS`` of a bar went in ``FALL_S`` s), with at least ``CROWD``
-enemies within ``RADIUS`` px, the director, at most every ``COOLDOWN_S`` s:
+enemies within ``RADIUS`` px, the director, at most every ``COOLDOWN_S`` s (plus one *last stand* inside
+that: under ``LAST_STAND_HP`` and falling, ``LAST_STAND_GAP_S`` or more after the rescue before):
 
 - **shoves** the enemies within ``RADIUS`` (a boss stays put) out to ``SHOVE_TO`` px, and clears enemy
   shots within ``RADIUS`` (a visible shockwave: ``game.sim.events.Rescued``);
@@ -34,7 +35,7 @@ if TYPE_CHECKING:
 FALL_S = 2.0
 FALL_BARS = 0.3  # this much of a bar lost in FALL_S ...
 FALL_HP = 0.7  # ... leaving the player under this much HP ...
-LAST_STAND_HP, LAST_STAND_FALL_BARS = 0.3, 0.15  # ... or under LAST_STAND_HP while still falling
+LAST_STAND_HP, LAST_STAND_FALL_BARS = 0.35, 0.15  # ... or under LAST_STAND_HP while still falling
 CROWD = 3  # ... with at least this many enemies within RADIUS: rescue
 RADIUS = 150.0
 SHOVE_TO = 280.0
@@ -43,6 +44,7 @@ DAMAGE = 0.5
 SOFT_S = 3.0
 HOLD_S = 5.0
 COOLDOWN_S = 12.0
+LAST_STAND_GAP_S = 4.0  # within the cooldown, one last stand (under LAST_STAND_HP) may come this soon
 
 
 @dataclass
@@ -50,6 +52,7 @@ class RescueState:
     rescues: int = 0
     shoved: int = 0  # enemies pushed back, in all
     at: float = -1e9  # game time of the last rescue
+    stand: bool = False  # the last rescue was a last stand inside the cooldown (one per cooldown)
 
 
 def crowd_near(world: World, radius: float = RADIUS) -> np.ndarray:
@@ -86,14 +89,19 @@ class Rescue:
     def tick(self, director: Director, world: World) -> bool:
         """Rescue now if the bar is falling under a crowd; True when it did."""
         st = self.state
-        if world.time - st.at < COOLDOWN_S or world.player.hp <= 0:
-            return False
+        since = world.time - st.at
         tel = director.telemetry
+        stand = since < COOLDOWN_S  # inside the cooldown only a last stand, once, LAST_STAND_GAP_S on
+        if world.player.hp <= 0 or (stand and (st.stand or since < LAST_STAND_GAP_S)):
+            return False
+        if stand and tel.hp_fraction >= LAST_STAND_HP:
+            return False
         fell = tel.damage_fraction(FALL_S)
         near = crowd_near(world)
         if not should_rescue(tel.hp_fraction, fell, len(near)):
             return False
         st.at = world.time
+        st.stand = stand
         st.rescues += 1
         pushed = self._shove(world, near)
         st.shoved += pushed
@@ -103,9 +111,10 @@ class Rescue:
         world.emit(ev.Rescued(world.player.x, world.player.y, RADIUS, pushed))
         director.request_now(supersede=False)
         self._log.bind(trace_id=f"dir-s{director.seed}").info(
-            "rescue {} at {:.1f}s: {:.0%} HP, {:.0%} of a bar lost in {:g}s, {} enemies close: {} shoved, "
+            "rescue {}{} at {:.1f}s: {:.0%} HP, {:.0%} of a bar lost in {:g}s, {} enemies close: {} shoved, "
             "hits x{:g} for {:g}s, spawns held {:g}s{}",
             st.rescues,
+            " (last stand)" if stand else "",
             world.time,
             tel.hp_fraction,
             fell,

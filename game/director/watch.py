@@ -17,6 +17,8 @@ first-time player needs faster than a plan can bring it.
   live cap (and the crowd cap, unless the player is untouched: ``NUDGE_PAST_CAP_HP``); the director decides
   at once, and a Relax that has run ``RELAX_MIN_S`` ends there (Build Up). The pacing loop's next mob takes
   seconds to arrive; this keeps a player who cleared the field from idling in the meantime.
+- **Rescue** – the HP bar falling fast under a crowd: ``rescue.Rescue`` shoves the crowd back, softens
+  hits (folded into the damage factor above), holds director spawns and drops supply (its docstring).
 """
 
 from __future__ import annotations

@@ -108,3 +108,26 @@ def test_static_difficulty_never_rescues() -> None:
     tick(d, w, 3)
     assert d.watch.rescue.state.rescues == 0
     assert w.params.get("enemy_damage_mult") == 1.0
+
+
+def test_one_last_stand_inside_the_cooldown_then_none() -> None:
+    d = Director("rules")
+    w = _surrounded(d)
+    tick(d, w)
+    assert d.watch.rescue.state.rescues == 1
+    tick(d, w, round(rescue.LAST_STAND_GAP_S * TICK_HZ) + 2)
+    p = w.player
+
+    def collapse() -> None:
+        for i in range(6):
+            w.spawn_enemy("grunt", p.x + 30 + i, p.y)
+        p.iframes = 0.0
+        p.hp = 0.5 * p.stats.max_hp
+        w.hurt_player(0.3 * p.stats.max_hp, "contact")  # 20% HP left, falling
+        tick(d, w, 2)
+
+    collapse()
+    assert d.watch.rescue.state.rescues == 2 and d.watch.rescue.state.stand, "a last stand"
+    tick(d, w, round(rescue.LAST_STAND_GAP_S * TICK_HZ) + 2)
+    collapse()
+    assert d.watch.rescue.state.rescues == 2, "one last stand per cooldown"
