@@ -12,7 +12,10 @@ that: under ``LAST_STAND_HP`` and falling, ``LAST_STAND_GAP_S`` or more after th
   shots within ``RADIUS`` (a visible shockwave: ``game.sim.events.Rescued``);
 - scales enemy damage by ``DAMAGE`` for ``SOFT_S`` s (Resident Evil 4's hidden mercy, not god mode);
 - holds its own spawns for ``HOLD_S`` s (the spawner's crowd cap at 0);
-- drops ``supply`` (health packs) at once if it is ready, and asks for a decision (a soft cue).
+- drops ``supply`` (health packs) at once if it is ready.
+
+It asks for no decision of its own: the falling bar already did (``telemetry.falling``), and an extra ease
+on top of the rescue cost a strong bot that would have lived its pressure (seed 11: mean 1.27x -> 0.99x).
 """
 
 from __future__ import annotations
@@ -109,7 +112,6 @@ class Rescue:
         if supply:
             director.events.fire(EASE_EVENT, world, director.credit_spawner.placer)
         world.emit(ev.Rescued(world.player.x, world.player.y, RADIUS, pushed))
-        director.request_now(supersede=False)
         self._log.bind(trace_id=f"dir-s{director.seed}").info(
             "rescue {}{} at {:.1f}s: {:.0%} HP, {:.0%} of a bar lost in {:g}s, {} enemies close: {} shoved, "
             "hits x{:g} for {:g}s, spawns held {:g}s{}",
