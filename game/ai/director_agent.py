@@ -166,8 +166,14 @@ class AgentPlanSource:
     def deadline_s(self) -> float:
         """How long a decision may take before the director supersedes it (set from measured latency)."""
         if self._latency_s is None:
-            return COLD_DEADLINE_S
+            return max(COLD_DEADLINE_S, self.runtime.settings.llm.timeout_s)
         return min(MAX_DEADLINE_S, max(MIN_DEADLINE_S, DEADLINE_FACTOR * self._latency_s))
+
+    def _call_timeout(self) -> float | None:
+        """A first call pays the cold prefix: it may take ``COLD_DEADLINE_S`` even where ``[llm] timeout_s``
+        is shorter (None: the setting applies)."""
+        cold = self._latency_s is None and self.runtime.settings.llm.timeout_s < COLD_DEADLINE_S
+        return COLD_DEADLINE_S if cold else None
 
     @property
     def prompt_line(self) -> str:
@@ -195,7 +201,7 @@ class AgentPlanSource:
                 "priority": 5,
                 "cancellation_scope": SCOPE,
                 "trace_id": req.trace_id,
-                "timeout_s": self.deadline_s,  # the first call may pay the cold prefix (COLD_DEADLINE_S)
+                "timeout_s": self._call_timeout(),
             }
         )
 

@@ -4,9 +4,12 @@ timed out."""
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 from director_support import ManualSource, ScriptedSource, plan, quiet_world, tick
 
 from coreai.errors import LlmError, LlmErrorCode
+from coreai.settings import Settings
 from game.director.director import DECISION_INTERVAL_S, PENDING_MAX_S, Director
 from game.sim.config import TICK_HZ
 
@@ -64,7 +67,10 @@ def test_the_agents_first_decision_may_take_longer_than_the_next() -> None:
     from game.ai.director_agent import COLD_DEADLINE_S, MAX_DEADLINE_S, MIN_DEADLINE_S, AgentPlanSource
 
     source = AgentPlanSource.__new__(AgentPlanSource)
+    source.runtime = SimpleNamespace(settings=Settings())  # type: ignore[assignment]
     source._latency_s = None
     assert source.deadline_s == COLD_DEADLINE_S > MAX_DEADLINE_S
+    source.runtime.settings.llm.timeout_s = 120.0
+    assert source.deadline_s == 120.0, "never shorter than what the player allowed a model call"
     source._latency_s = 2.0
     assert MIN_DEADLINE_S <= source.deadline_s <= MAX_DEADLINE_S

@@ -109,8 +109,8 @@ def test_a_faulty_reply_is_counted_and_the_previous_plan_keeps_running(
 
 
 def test_the_directors_first_call_may_pay_a_cold_prompt(server: Any) -> None:
-    """The first decision's model call may take ``COLD_DEADLINE_S`` (past ``[llm] timeout_s``), the later
-    ones the source's deadline from its measured latency."""
+    """The first decision's model call may take ``COLD_DEADLINE_S`` (past a shorter ``[llm] timeout_s``);
+    later ones the setting, and the director supersedes them at the deadline from their measured latency."""
     from game.ai.director_agent import COLD_DEADLINE_S, MAX_DEADLINE_S
     from game.director.source import PlanRequest
 
@@ -119,8 +119,9 @@ def test_the_directors_first_call_may_pay_a_cold_prompt(server: Any) -> None:
         source = director._sources["openai"]
         assert isinstance(source, AgentPlanSource)
         req = PlanRequest(seq=1, trace_id="t1", tick=0, situation=director.situation(world))
-        assert source.task(req).timeout_s == COLD_DEADLINE_S
+        assert source.task(req).timeout_s == COLD_DEADLINE_S == source.deadline_s  # [llm] timeout_s is 3
         source.observe_latency(2.0)
-        assert source.task(req).timeout_s == source.deadline_s <= MAX_DEADLINE_S
+        assert source.task(req).timeout_s is None, "measured: the setting applies again"
+        assert source.deadline_s <= MAX_DEADLINE_S
     finally:
         runtime.close()

@@ -59,7 +59,7 @@ def test_the_next_session_starts_warm_from_the_saved_prefix(saves_dir: Path, mod
 def test_a_corrupt_prefix_file_is_quarantined_and_replaced(saves_dir: Path, model_path: Path) -> None:
     session(ask("Wave 1: calm."))
     (saved,) = files(saves_dir)
-    saved.write_bytes(saved.read_bytes()[: 200_000])  # a torn copy: the header is right, the data is not
+    saved.write_bytes(saved.read_bytes()[:200_000])  # a torn copy: the header is right, the data is not
     [(_, cached), (_, cached_after)] = session(ask("Wave 2."), ask("Wave 3."))
     assert cached == 0, "the torn state was not used"
     assert cached_after > 250, "the session still warmed its own context"
