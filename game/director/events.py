@@ -25,9 +25,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from coreai.errors import CommandRejected
-from game.director.spawner import MAX_GROUP, SpawnPlacer, offscreen_distance
+from game.director.spawner import MAX_GROUP, SpawnPlacer, edge_point, offscreen_distance
 from game.sim.combat import HEALTH
-from game.sim.config import ARENA_H, ARENA_W, HEALTH_PICKUP_HEAL
+from game.sim.config import HEALTH_PICKUP_HEAL
 from game.sim.world import World
 
 EventHandler = Callable[[World, SpawnPlacer], None]
@@ -170,18 +170,12 @@ def spawn_surround(world: World, placer: SpawnPlacer) -> None:
     start = float(world.rng.uniform(0.0, 2.0 * math.pi))
     # two interleaved rings: the moved crowd, and the new runners half a step between them
     for i in range(len(moved)):
-        xs[moved[i]], ys[moved[i]] = _ring_point(world, start + 2.0 * math.pi * i / len(moved))
+        xs[moved[i]], ys[moved[i]] = edge_point(
+            world, start + 2.0 * math.pi * i / len(moved), SURROUND_DEPTH, SURROUND_WALL
+        )
     for i in range(new):
-        x, y = _ring_point(world, start + 2.0 * math.pi * (i + 0.5) / new)
+        x, y = edge_point(world, start + 2.0 * math.pi * (i + 0.5) / new, SURROUND_DEPTH, SURROUND_WALL)
         world.spawn_enemy(SURROUND_PREFAB, x, y, source="director")
-
-
-def _ring_point(world: World, angle: float) -> tuple[float, float]:
-    p = world.player
-    d = offscreen_distance(angle) + SURROUND_DEPTH
-    x = min(ARENA_W - SURROUND_WALL, max(SURROUND_WALL, p.x + math.cos(angle) * d))
-    y = min(ARENA_H - SURROUND_WALL, max(SURROUND_WALL, p.y + math.sin(angle) * d))
-    return x, y
 
 
 def drop_supply(world: World, placer: SpawnPlacer) -> None:

@@ -101,11 +101,19 @@ class SpawnPlacer:
     def position(self, world: World, angle: float | None = None) -> tuple[float, float]:
         """A point just past the screen edge in direction ``angle`` (drawn when None), inside the arena."""
         a = (self.side_angle(world.rng) if angle is None else angle) + float(world.rng.normal(0, 0.2))
-        d = offscreen_distance(a) + float(world.rng.uniform(0.0, OFFSCREEN_DEPTH))
-        p = world.player
-        x = min(ARENA_W - SPAWN_MARGIN, max(SPAWN_MARGIN, p.x + math.cos(a) * d))
-        y = min(ARENA_H - SPAWN_MARGIN, max(SPAWN_MARGIN, p.y + math.sin(a) * d))
-        return x, y
+        return edge_point(world, a, float(world.rng.uniform(0.0, OFFSCREEN_DEPTH)))
+
+
+def edge_point(
+    world: World, angle: float, depth: float = 0.0, wall: float = SPAWN_MARGIN
+) -> tuple[float, float]:
+    """The point ``depth`` px past the screen edge from the player along ``angle``, kept ``wall`` px inside
+    the arena: where every director spawn and move (groups, nudges, the ``surround`` ring) lands."""
+    p = world.player
+    d = offscreen_distance(angle) + depth
+    x = min(ARENA_W - wall, max(wall, p.x + math.cos(angle) * d))
+    y = min(ARENA_H - wall, max(wall, p.y + math.sin(angle) * d))
+    return x, y
 
 
 def offscreen_distance(angle: float) -> float:

@@ -31,8 +31,8 @@ import numpy as np
 
 from game.director.pacing import RELAX_MIN_S, Pacing, PacingState
 from game.director.rescue import Rescue
-from game.director.spawner import MAX_GROUP, CreditSpawner, live_cap_for, offscreen_distance
-from game.sim.config import ARENA_H, ARENA_W, DT
+from game.director.spawner import MAX_GROUP, CreditSpawner, edge_point, live_cap_for
+from game.sim.config import DT
 from game.sim.world import World
 
 if TYPE_CHECKING:
@@ -228,16 +228,13 @@ class PlayerWatch:
         weights = np.array([c.weight for c in cards]) + 1e-9
         card = cards[int(world.rng.choice(len(cards), p=weights / weights.sum()))]
         size = nudge_size(spawner.effective_wave(world))
-        p = world.player
         # just past the nearest screen edges (above and below on a wide screen), alternating sides, so the
         # group closes in from two sides and cannot all be kited one way
         first = world.enemies.n
         for i in range(size):
             side = math.pi / 2 if (i + self.state.nudges) % 2 else -math.pi / 2
             a = side + float(world.rng.normal(0.0, NUDGE_SPREAD))
-            d = offscreen_distance(a)
-            x = min(ARENA_W - NUDGE_WALL, max(NUDGE_WALL, p.x + math.cos(a) * d))
-            y = min(ARENA_H - NUDGE_WALL, max(NUDGE_WALL, p.y + math.sin(a) * d))
+            x, y = edge_point(world, a, wall=NUDGE_WALL)
             world.spawn_enemy(card.prefab, x, y, source="director")
         spawner.toughen_from(world, first)
         spawner.spawned += size
