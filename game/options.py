@@ -25,6 +25,7 @@ class LaunchOptions(BaseModel):
     director: str = Field("rules", description="static, rules, or a backend registry name")
     mcp: bool = False
     mcp_port: int | None = Field(None, ge=1, le=65535, description="default: the [mcp] port setting, 8590")
+    respawn: bool = Field(False, description="Headless only: a death is counted and the run goes on.")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -52,9 +53,17 @@ def build_parser() -> argparse.ArgumentParser:
         "--mcp", action="store_true", help="serve MCP on 127.0.0.1 for external agents (or [mcp] enabled)"
     )
     p.add_argument("--mcp-port", type=int, default=None, help="MCP port (default: the setting, 8590)")
+    p.add_argument(
+        "--respawn",
+        action="store_true",
+        help="headless: after a death, count it and keep playing (as `python -m game.eval` does)",
+    )
     return p
 
 
 def parse_args(argv: list[str] | None = None) -> LaunchOptions:
-    ns = build_parser().parse_args(argv)
+    parser = build_parser()
+    ns = parser.parse_args(argv)
+    if ns.respawn and not ns.headless:
+        parser.error("--respawn needs --headless (in a window, a death ends the run)")
     return LaunchOptions(**vars(ns))

@@ -187,10 +187,11 @@ class AiSession:
         self.runtime.mainloop.post_ui(lambda: self.on_notice(kind, text), label=f"notice:{kind}")
 
     # ------------------------------------------------------------------ the game's calls (main thread)
-    def world_factory(self, seed: int) -> World:
-        """A new run: the session's one director starts fresh (telemetry, pacing) in the current mode."""
+    def world_factory(self, seed: int, respawn: bool = False) -> World:
+        """A new run: the session's one director starts fresh (telemetry, pacing) in the current mode.
+        ``respawn`` (headless ``--respawn``): a death is counted and the run goes on."""
         self.director.reset(seed)
-        return World(seed=seed, spawner=self.director.spawner)
+        return World(seed=seed, spawner=self.director.spawner, respawn=respawn)
 
     def on_run_start(self, world: World) -> None:
         self.handle.world = world

@@ -22,7 +22,9 @@ def run_headless_cli(options: LaunchOptions, seed: int) -> RunSummary:
     if options.director in ("static", "rules") and not options.mcp:
         from game.director.runner import run_directed
 
-        summary, _ = run_directed(seed, seconds, bot, options.director, respawn=False, trajectory=True)
+        summary, _ = run_directed(
+            seed, seconds, bot, options.director, respawn=options.respawn, trajectory=True
+        )
         return summary
     from game.ai.session import AiSession
     from game.headless import run_headless
@@ -30,7 +32,7 @@ def run_headless_cli(options: LaunchOptions, seed: int) -> RunSummary:
 
     session = AiSession(options, configure_logs=False)  # run() already set headless logging
     try:
-        world = session.world_factory(seed)
+        world = session.world_factory(seed, respawn=options.respawn)
         session.on_run_start(world)
         # A model answers in seconds of wall time and the director drops replies older than ~25 s of game
         # time, so with an LLM director (or MCP clients) the headless run keeps to real time.

@@ -49,7 +49,9 @@ def free_port() -> int:
 class LlamaServer:
     """``python -m llama_cpp.server`` on a free loopback port, serving the default GGUF as ``smollm2``."""
 
-    def __init__(self, log_path: Path, n_ctx: int = 1024, n_threads: int = 2) -> None:
+    # one thread, as the in-process model uses (conftest.local_config): with two, every llama.cpp barrier
+    # waits for the core the game or another test holds
+    def __init__(self, log_path: Path, n_ctx: int = 1024, n_threads: int = 1) -> None:
         self.port = free_port()
         self.base_url = f"http://127.0.0.1:{self.port}/v1"
         self._log = log_path.open("wb")

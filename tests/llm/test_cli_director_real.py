@@ -3,9 +3,10 @@ with the bundled model decides through the LLM (at least 4 decisions accepted or
 failed with a context or format error); and the same through ``--director openai`` against a real
 ``llama_cpp.server`` on loopback (the suite's one shared server).
 
-The bot is the strong one: what the model decides varies with timing, and an average bot once died at
-59.9 s of a run like this on CI, which is play, not a fault of the path under test. A death is reported
-as such.
+The bot is the strong one and the run is ``--respawn``: what the model decides varies with timing, and bots
+died in runs like this (an average bot at 59.9 s on CI, the strong bot at 44 s under the server), which is
+play, not a fault of the path under test. With ``--respawn`` a death is counted and the run still plays its
+full minute, so the decisions are checked over the same 60 s either way.
 
 Both are real-model tests (``real_llm``, ``slow``): on a 2-core machine that other work is loading, the
 model gets a fraction of a core and decisions miss their deadline (superseded, never failed); the figures
@@ -29,7 +30,7 @@ BAD = ("context_overflow", "exceed context", "malformed_output", "not JSON", "em
 def play(saves: Path, director: str, seconds: int = 60) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     out = subprocess.run(
         [sys.executable, "-m", "game", "--headless", "--director", director, "--seconds", str(seconds),
-         "--bot", "strong", "--seed", "3", "--json"],
+         "--bot", "strong", "--seed", "3", "--respawn", "--json"],
         cwd=REPO, capture_output=True, text=True, timeout=seconds + 180, check=True,
         env={**os.environ, "ARENA_SAVES_DIR": str(saves), "ARENA_DISCOVER_PORTS": ""},
     )  # fmt: skip
@@ -40,7 +41,7 @@ def play(saves: Path, director: str, seconds: int = 60) -> tuple[dict[str, Any],
 
 
 def check(summary: dict[str, Any], decisions: list[dict[str, Any]], backend: str) -> None:
-    assert not summary["died"], f"the bot died at tick {summary['ticks']}: {summary}"
+    assert not summary["died"], summary  # --respawn: a death is counted in summary["deaths"], the run goes on
     assert summary["ticks"] == 3600 and 50 <= summary["ticks_per_second"] <= 70, "real time"
     landed = [d for d in decisions if d["status"] in ("accepted", "guarded")]
     assert len(landed) >= 4, [(d["status"], d["error"][:80]) for d in decisions]
