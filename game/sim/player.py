@@ -38,6 +38,7 @@ class Player:
     dash_dir: tuple[float, float] = (1.0, 0.0)
     iframes: float = 0.0
     xp: int = 0
+    xp_carry: float = 0.0  # the fraction of a point a multiplied pickup left over (counted with the next one)
     level: int = 1
     alive: bool = True
 

@@ -258,7 +258,11 @@ class World:
 
     def gain_xp(self, amount: float) -> None:
         p = self.player
-        p.xp += round(amount * self.params.get("xp_mult"))
+        # whole points now, the fraction carried: rounding each pickup lost every 1-point gem under 0.5x
+        total = amount * self.params.get("xp_mult") + p.xp_carry
+        whole = int(total + 1e-9)
+        p.xp_carry = max(0.0, total - whole)
+        p.xp += whole
         self.stats.score += int(amount)
         while p.xp >= xp_for_level(p.level):
             p.xp -= xp_for_level(p.level)

@@ -105,3 +105,17 @@ def test_params_are_bounded_and_named() -> None:
     w.set_param("player_max_hp_mult", 0.5)
     assert w.player.stats.max_hp == pytest.approx(PLAYER_BASE.max_hp * 0.5)
     assert w.player.hp <= w.player.stats.max_hp
+
+
+def test_a_low_xp_multiplier_still_adds_up() -> None:
+    """A mod's ``xp_mult`` of 0.4 once gave nothing for 1-point gems (each rounded to 0); now the fractions
+    carry over: 10 gems give 4 points, and 1.5x of 3 gems gives 4 (then the next half point)."""
+    w = World(seed=2, spawner=NullSpawner())
+    w.params.set("xp_mult", 0.4)
+    for _ in range(10):
+        w.gain_xp(1)
+    assert w.player.xp == 4
+    w.params.set("xp_mult", 1.5)
+    for _ in range(3):
+        w.gain_xp(1)
+    assert w.player.xp == 8 and abs(w.player.xp_carry - 0.5) < 1e-9
