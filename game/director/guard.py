@@ -4,9 +4,11 @@ A model may choose freely among safe plans, but never against these rules (the s
 ``rules`` policy, ``game.director.rules``):
 
 * **recovering**: the player died in the last ``RECENT_DEATH_S`` s or is below ``LOW_HP`` HP: never
-  ``raise`` or ``spike``, and no event that adds enemies (``supply``, health packs, is always allowed);
+  ``raise`` or ``spike``, no event that adds enemies (``supply``, health packs, is always allowed), and no
+  knob moved toward its hard end (a ``hold`` that lifts ``toughness``, ``tier`` or ``elite_chance``, or
+  cuts ``pickup_rate``, is a raise by other means);
 * **boss at low HP**: a boss is alive and the player is below ``BOSS_LOW_HP`` HP: no extra adds (no
-  ``raise``, ``spike`` or event);
+  ``raise``, ``spike``, event or harder knob);
 * **relax**: the pacing loop is in its relax window: never ``spike``.
 
 A plan that breaks one is overridden: the director applies the ``rules`` plan for the same situation
@@ -21,6 +23,7 @@ from typing import Any
 
 from game.director import rules
 from game.director.events import EASING_EVENTS
+from game.director.knobs import PLAN_KNOBS
 from game.director.pacing import PacingState
 from game.director.plan import REASON_MAX, DirectorPlan
 from game.director.source import DirectorSituation
@@ -41,24 +44,40 @@ class GuardVerdict:
         return {"rule": self.rule, "why": self.why, "asked": self.asked}
 
 
-def _asked(plan: DirectorPlan) -> str:
-    return plan.pressure + (f" + event {plan.event}" if plan.event else "")
+def harder_knobs(s: DirectorSituation, plan: DirectorPlan) -> list[str]:
+    """The knobs ``plan`` moves toward their hard end from where ``s`` has them (``shown`` as asked)."""
+    out = []
+    for k in PLAN_KNOBS:
+        asked = getattr(plan, k.name, None)
+        if asked is None:
+            continue
+        now = float(getattr(s.knobs, k.name))
+        if (asked > now + 1e-9) if k.harder_high else (asked < now - 1e-9):
+            out.append(f"{k.name} {k.shown(asked)}")
+    return out
+
+
+def _asked(plan: DirectorPlan, harder: list[str] | None = None) -> str:
+    return plan.pressure + (f" + event {plan.event}" if plan.event else "") + "".join(
+        f" + {h}" for h in harder or ()
+    )
 
 
 def check(s: DirectorSituation, plan: DirectorPlan) -> GuardVerdict | None:
     """The first hard rule ``plan`` breaks in situation ``s``, or None when it is safe."""
     snap = s.snapshot
-    adds = plan.pressure in ADDS or (plan.event is not None and plan.event not in EASING_EVENTS)
+    harder = harder_knobs(s, plan)
+    adding_event = plan.event is not None and plan.event not in EASING_EVENTS
+    adds = plan.pressure in ADDS or adding_event or bool(harder)
+    asked = _asked(plan, harder)
     if adds and snap.seconds_since_death < rules.RECENT_DEATH_S:
-        return GuardVerdict("recovering", f"player died {snap.seconds_since_death:.0f}s ago", _asked(plan))
+        return GuardVerdict("recovering", f"player died {snap.seconds_since_death:.0f}s ago", asked)
     if adds and snap.hp_fraction < rules.LOW_HP:
-        return GuardVerdict("recovering", f"player at {snap.hp_fraction:.0%} HP", _asked(plan))
+        return GuardVerdict("recovering", f"player at {snap.hp_fraction:.0%} HP", asked)
     if adds and snap.boss_alive and snap.hp_fraction < rules.BOSS_LOW_HP:
-        return GuardVerdict(
-            "boss_low_hp", f"boss fight with the player at {snap.hp_fraction:.0%} HP", _asked(plan)
-        )
+        return GuardVerdict("boss_low_hp", f"boss fight with the player at {snap.hp_fraction:.0%} HP", asked)
     if plan.pressure == "spike" and s.pacing is PacingState.RELAX:
-        return GuardVerdict("relax", "the pacing loop is in its relax window", _asked(plan))
+        return GuardVerdict("relax", "the pacing loop is in its relax window", asked)
     return None
 
 

@@ -42,6 +42,12 @@ def p(pressure: str, **fields: Any) -> DirectorPlan:
         (situation(hp_fraction=0.4, boss_alive=True), p("raise"), "boss_low_hp"),
         (situation(hp_fraction=0.4, boss_alive=True), p("hold", event="swarm"), "boss_low_hp"),
         (situation(PacingState.RELAX), p("spike"), "relax"),
+        # a hold that hardens a knob is a raise by other means (it once passed while the player recovered)
+        (situation(seconds_since_death=4.0, deaths=1), p("hold", toughness=1.5), "recovering"),
+        (situation(hp_fraction=0.2), p("hold", elite_chance=0.08), "recovering"),
+        (situation(hp_fraction=0.2), p("ease_off", tier=1.0), "recovering"),
+        (situation(hp_fraction=0.2), p("hold", pickup_rate=0.5), "recovering"),
+        (situation(hp_fraction=0.4, boss_alive=True), p("hold", toughness=2.0), "boss_low_hp"),
     ],
 )
 def test_a_plan_against_a_hard_rule_is_caught(sit: DirectorSituation, asked: DirectorPlan, rule: str) -> None:
@@ -50,6 +56,7 @@ def test_a_plan_against_a_hard_rule_is_caught(sit: DirectorSituation, asked: Dir
     replacement = DirectorPlan.model_validate(guard.override(sit, verdict))
     assert guard.check(sit, replacement) is None, "the override itself is safe"
     assert replacement.reason.startswith(f"guard ({rule})") and asked.pressure in replacement.reason
+    assert guard.harder_knobs(sit, replacement) == [], "the override hardens no knob"
 
 
 @pytest.mark.parametrize(
@@ -61,6 +68,8 @@ def test_a_plan_against_a_hard_rule_is_caught(sit: DirectorSituation, asked: Dir
         (situation(hp_fraction=0.9, boss_alive=True), p("raise")),
         (situation(), p("spike", event="swarm")),
         (situation(hp_fraction=0.2), p("ease_off", event="supply")),  # health packs never add enemies
+        (situation(hp_fraction=0.2), p("ease_off", pickup_rate=2.0, toughness=1.0)),  # easier or unchanged
+        (situation(), p("hold", toughness=2.0, elite_chance=0.1)),  # a healthy player may get harder knobs
     ],
 )
 def test_safe_plans_pass(sit: DirectorSituation, asked: DirectorPlan) -> None:
