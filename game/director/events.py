@@ -40,9 +40,11 @@ SUPPLY_HEAL = HEALTH_PICKUP_HEAL * 1.5  # each pack
 SUPPLY_REACH = 0.6  # packs land at this fraction of the player's pickup radius (the magnet brings them in)
 SURROUND_BASE, SURROUND_PER_WAVE, SURROUND_MAX = 12, 2, 32  # ring size: 12 in wave 1, +2 a wave, up to 32
 SURROUND_NEW_MAX = 16  # at most this many new enemies (the rest of the ring is the trailing crowd, moved) ...
-SURROUND_NEW_MIN = 4  # ... and at least this many (the fast part of the ring; a moved crowd is slow grunts)
+SURROUND_NEW_MIN = 8  # ... and at least this many (the fast part of the ring; a moved crowd is slow grunts;
+# 4 were shot down at range by a level-1 strong player before the ring closed)
 SURROUND_DEPTH = 40.0  # px past the just-off-screen distance (``spawner.offscreen_distance``)
 SURROUND_WALL = 30.0
+SURROUND_COOLDOWN_S = 12.0  # a ring at most this often (20 s left a strong player idle between rings)
 SURROUND_PREFAB = "runner"  # fast enough to close the ring before a kiting player shoots a way out of it
 
 
@@ -72,7 +74,7 @@ class EventRegistry:
             self.register(
                 "surround",
                 spawn_surround,
-                cooldown_s=20.0,
+                cooldown_s=SURROUND_COOLDOWN_S,
                 description="a ring of enemies closes in from every side (for a player who kites)",
             )
 

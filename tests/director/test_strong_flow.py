@@ -7,6 +7,7 @@ import math
 import numpy as np
 
 from game.director.events import (
+    SURROUND_COOLDOWN_S,
     SURROUND_NEW_MAX,
     SURROUND_NEW_MIN,
     EventRegistry,
@@ -89,12 +90,12 @@ def test_surround_moves_the_trailing_crowd_onto_a_ring_and_adds_at_most_a_few() 
         w.spawn_enemy("grunt", p.x + 80, p.y + 30 * i)
     before = w.enemies.n
     spawn_surround(w, SpawnPlacer())
-    n = surround_size(w.wave)
+    new = max(SURROUND_NEW_MIN, surround_size(w.wave) - 8)
     assert before < w.enemies.n <= before + SURROUND_NEW_MAX
-    assert w.enemies.n == before + (n - 8)  # the 8 trailing ones were moved, the rest of the ring is new
+    assert w.enemies.n == before + new  # the 8 trailing ones were moved, the rest of the ring is new
     dx, dy = w.enemies.view("x") - p.x, w.enemies.view("y") - p.y
     ring = np.hypot(dx, dy) > 300  # the three near ones stayed where they were
-    assert int(ring.sum()) == n
+    assert int(ring.sum()) == 8 + new
     angles = np.arctan2(dy[ring], dx[ring])
     quadrants = {int((a + math.pi) // (math.pi / 2)) % 4 for a in angles}
     assert quadrants == {0, 1, 2, 3}  # every side
@@ -123,3 +124,16 @@ def test_a_surround_always_brings_a_few_fast_ones_even_when_the_crowd_fills_the_
     assert w.enemies.n == 40 + SURROUND_NEW_MIN
     kinds = w.enemies.view("kind")
     assert int((kinds == w.prefabs.index("runner")).sum()) == SURROUND_NEW_MIN
+
+
+def test_a_surround_is_ready_again_after_its_short_cooldown() -> None:
+    # every 12 s, not 20: between two rings a strong player had cleared the field and idled (bored)
+    reg = EventRegistry()
+    w = quiet_world()
+    w.step()
+    reg.fire("surround", w, SpawnPlacer())
+    w.time += SURROUND_COOLDOWN_S - 0.5
+    assert reg.not_ready("surround", w) is not None
+    w.time += 1.0
+    assert reg.not_ready("surround", w) is None
+    assert SURROUND_COOLDOWN_S <= 12.0
