@@ -19,7 +19,8 @@ Policy, first match wins:
    ``FIRST_SPIKE_S`` unless rated ``EARLY_SPIKE_SKILL``); pressure far past the ceiling while taking damage:
    ``ease_off``; ``PEAK_DUE_S`` of Build Up without a peak: ``spike``; under-challenged (intensity under
    ``RAISE_INTENSITY``, HP at least ``RAISE_HP``, little recent damage): ``raise`` up to the ceiling, and
-   past it only for a player rated ``ESCALATE_SKILL`` or more; otherwise ``hold``.
+   past it only for a player rated ``ESCALATE_SKILL`` or more; otherwise ``hold`` (with ``supply`` for a
+   strong read that is calm and untouched but below ``COAST_HP``: ``mend_due``).
 
 A raise or spike for a skilled player near the ceiling (from ``ESCALATE_FROM_S`` on) also moves the levers
 past pressure: elite chance up ``ELITE_STEP`` and ``toughness`` (HP of new spawns) up ``TOUGHNESS_STEP``,
@@ -121,6 +122,10 @@ STRONG_CAP_BONUS = 0.8
 # every side, on its own cooldown): what a player who kites every crowd at range meets as a peak.
 SURROUND_INTENSITY = 0.45
 SURROUND_HP = 0.8
+# A strong read hurt below COAST_HP waits for the heal every raise, spike and ring needs (COAST_HP, RAISE_HP,
+# SURROUND_HP); the strong bot sat 60 s at 55% HP, untouched, intensity 0 (seed 5004). Calm (intensity under
+# MEND_INTENSITY) and untouched in 30 s in Build Up, its hold drops ``supply`` (``mend_due``).
+MEND_INTENSITY = 0.15
 
 _ANNOUNCER: dict[str, str] = {
     "ease_off": "Catch your breath.",
@@ -159,6 +164,21 @@ def surround_due(s: DirectorSituation, p: Preset = NORMAL) -> bool:
         and snap.hp_fraction >= SURROUND_HP
         and snap.damage_15s < COAST_DAMAGE_15S
         and s.intensity < SURROUND_INTENSITY * p.intensity
+    )
+
+
+def mend_due(s: DirectorSituation) -> bool:
+    """Whether a hold for ``s`` should drop ``supply``: a strong read below ``COAST_HP``, calm and untouched in
+    30 s, in Build Up (see ``MEND_INTENSITY``)."""
+    snap = s.snapshot
+    return (
+        strong_read(snap)
+        and s.pacing is PacingState.BUILD_UP
+        and not snap.boss_alive
+        and snap.time >= WARMUP_S
+        and snap.hp_fraction < COAST_HP
+        and snap.damage_30s < COAST_DAMAGE_15S
+        and s.intensity < MEND_INTENSITY
     )
 
 
@@ -302,6 +322,8 @@ def decide(s: DirectorSituation, p: Preset = NORMAL) -> dict[str, Any]:
             plan["event"] = SPIKE_EVENT
     if pressure != "ease_off" and SURROUND_EVENT in s.events and surround_due(s, p):
         plan["event"] = SURROUND_EVENT
+    elif pressure == "hold" and EASE_EVENT in s.events and mend_due(s):
+        plan["event"] = EASE_EVENT
     return plan
 
 

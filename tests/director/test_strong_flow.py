@@ -16,7 +16,7 @@ from game.director.events import (
 )
 from game.director.pacing import PacingState
 from game.director.plan import DirectorKnobs
-from game.director.rules import decide, level_cap, strong_read, surround_due
+from game.director.rules import decide, level_cap, mend_due, strong_read, surround_due
 from game.director.source import DirectorSituation
 from game.director.spawner import SpawnPlacer, offscreen_distance
 from game.director.telemetry import GameSessionSnapshot
@@ -137,3 +137,18 @@ def test_a_surround_is_ready_again_after_its_short_cooldown() -> None:
     w.time += 1.0
     assert reg.not_ready("surround", w) is None
     assert SURROUND_COOLDOWN_S <= 12.0
+
+
+def test_a_calm_hurt_strong_player_gets_supply_so_the_raises_resume() -> None:
+    # seed 5004: the strong bot sat 60 s at 55% HP, untouched, intensity 0: every raise, spike and ring waits
+    # for 60-80% HP, so the old policy held (no event) until the run ended
+    hurt = _situation(intensity=0.0, hp_fraction=0.55, time=100.0, skill=0.72, pressure=2.23)
+    assert decide(hurt)["pressure"] == "hold"
+    assert mend_due(hurt)
+    assert decide(hurt)["event"] == "supply"
+    assert "event" not in decide(_situation(intensity=0.0, hp_fraction=0.55, accuracy=0.75, skill=0.5))  # average
+    assert not mend_due(_situation(intensity=0.0, hp_fraction=0.55, damage_30s=0.2))  # still being hit
+    assert not mend_due(_situation(intensity=0.3, hp_fraction=0.55))  # not calm
+    assert not mend_due(_situation(intensity=0.0, hp_fraction=0.9))  # healthy: the raises take it
+    no_supply = _situation(intensity=0.0, hp_fraction=0.55).model_copy(update={"events": ["swarm", "surround"]})
+    assert "event" not in decide(no_supply)  # supply on cooldown
