@@ -168,8 +168,8 @@ def surround_due(s: DirectorSituation, p: Preset = NORMAL) -> bool:
 
 
 def mend_due(s: DirectorSituation) -> bool:
-    """Whether a hold for ``s`` should drop ``supply``: a strong read below ``COAST_HP``, calm and untouched in
-    30 s, in Build Up (see ``MEND_INTENSITY``)."""
+    """Whether a hold for ``s`` should drop ``supply``: a strong read below ``COAST_HP``, calm and untouched
+    in 30 s, in Build Up (see ``MEND_INTENSITY``)."""
     snap = s.snapshot
     return (
         strong_read(snap)

@@ -146,9 +146,10 @@ def test_a_calm_hurt_strong_player_gets_supply_so_the_raises_resume() -> None:
     assert decide(hurt)["pressure"] == "hold"
     assert mend_due(hurt)
     assert decide(hurt)["event"] == "supply"
-    assert "event" not in decide(_situation(intensity=0.0, hp_fraction=0.55, accuracy=0.75, skill=0.5))  # average
+    average = _situation(intensity=0.0, hp_fraction=0.55, accuracy=0.75, skill=0.5)
+    assert "event" not in decide(average)
     assert not mend_due(_situation(intensity=0.0, hp_fraction=0.55, damage_30s=0.2))  # still being hit
     assert not mend_due(_situation(intensity=0.3, hp_fraction=0.55))  # not calm
     assert not mend_due(_situation(intensity=0.0, hp_fraction=0.9))  # healthy: the raises take it
-    no_supply = _situation(intensity=0.0, hp_fraction=0.55).model_copy(update={"events": ["swarm", "surround"]})
+    no_supply = _situation(intensity=0.0, hp_fraction=0.55).model_copy(update={"events": ["swarm"]})
     assert "event" not in decide(no_supply)  # supply on cooldown
