@@ -58,8 +58,10 @@ def harder_knobs(s: DirectorSituation, plan: DirectorPlan) -> list[str]:
 
 
 def _asked(plan: DirectorPlan, harder: list[str] | None = None) -> str:
-    return plan.pressure + (f" + event {plan.event}" if plan.event else "") + "".join(
-        f" + {h}" for h in harder or ()
+    return (
+        plan.pressure
+        + (f" + event {plan.event}" if plan.event else "")
+        + "".join(f" + {h}" for h in harder or ())
     )
 
 
