@@ -153,14 +153,22 @@ def strong_read(snap: GameSessionSnapshot) -> bool:
     return snap.skill >= STRONG_SKILL or snap.accuracy >= STRONG_READ_ACCURACY
 
 
-def surround_due(s: DirectorSituation, p: Preset = NORMAL) -> bool:
-    """Whether a plan for ``s`` should also call ``surround`` (see ``SURROUND_INTENSITY``)."""
+def _strong_build_up(s: DirectorSituation) -> bool:
+    """A strong read in Build Up, past the warm-up, with no boss: where ``surround`` and ``mend`` may come."""
     snap = s.snapshot
     return (
         strong_read(snap)
         and s.pacing is PacingState.BUILD_UP
         and not snap.boss_alive
         and snap.time >= WARMUP_S
+    )
+
+
+def surround_due(s: DirectorSituation, p: Preset = NORMAL) -> bool:
+    """Whether a plan for ``s`` should also call ``surround`` (see ``SURROUND_INTENSITY``)."""
+    snap = s.snapshot
+    return (
+        _strong_build_up(s)
         and snap.hp_fraction >= SURROUND_HP
         and snap.damage_15s < COAST_DAMAGE_15S
         and s.intensity < SURROUND_INTENSITY * p.intensity
@@ -172,10 +180,7 @@ def mend_due(s: DirectorSituation) -> bool:
     in 30 s, in Build Up (see ``MEND_INTENSITY``)."""
     snap = s.snapshot
     return (
-        strong_read(snap)
-        and s.pacing is PacingState.BUILD_UP
-        and not snap.boss_alive
-        and snap.time >= WARMUP_S
+        _strong_build_up(s)
         and snap.hp_fraction < COAST_HP
         and snap.damage_30s < COAST_DAMAGE_15S
         and s.intensity < MEND_INTENSITY
