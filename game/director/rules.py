@@ -182,7 +182,7 @@ def mend_due(s: DirectorSituation) -> bool:
     return (
         _strong_build_up(s)
         and snap.hp_fraction < COAST_HP
-        and snap.damage_30s < COAST_DAMAGE_15S
+        and snap.damage_30s < STRONG_READ_DAMAGE_30S
         and s.intensity < MEND_INTENSITY
     )
 

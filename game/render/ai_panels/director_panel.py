@@ -101,12 +101,11 @@ def status_rows(panel: DirectorPanel, chars: int = VALUE_CHARS) -> list[tuple[st
     if panel.prompt and panel.mode != STATIC:
         rows.append(("prompt", panel.prompt.removeprefix("prompt ")))
     # director (#11): the per-tick reflexes, the online skill estimate and what it rests on; knobs at a bound
-    if panel.watch:  # "RESCUE 5s: hits x0.5, no spawns  cap 8  nudges 3" wraps like the limits
-        for i, part in enumerate(wrap_value(panel.watch, 2, chars)):
-            rows.append(("watch" if i == 0 else "", part))
-    if panel.limits:  # "clear 53/58 BEHIND, p cap 1.80x, spike 12s ago" is wider than the value column
-        for i, part in enumerate(wrap_value(panel.limits, 2, chars)):
-            rows.append(("limits" if i == 0 else "", part))
+    # "RESCUE 5s: hits x0.5, no spawns  cap 8  nudges 3" and "clear 53/58 BEHIND, p cap 1.80x, spike 12s
+    # ago" are wider than the value column: each wraps over two rows
+    for label, value in (("watch", panel.watch), ("limits", panel.limits)):
+        for i, part in enumerate(wrap_value(value, 2, chars) if value else ()):
+            rows.append((label if i == 0 else "", part))
     rows.append(("skill", panel.skill_text()))
     rows.append(("", panel.signals_text()))
     room = max(1, MAX_STATUS_ROWS - len(rows))
