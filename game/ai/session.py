@@ -150,7 +150,9 @@ class AiSession:
         from coreai.llm.discovery import servers_from_env
         from game.ai.warmup import start_background
 
-        # off the main thread: loopback model servers (offered in F6 / /backend), then the local warm-up
+        # off the main thread: loopback model servers (offered in F6 / /backend), then the local warm-up;
+        # director_warm is set once the director's prefix is evaluated (or there is none to warm)
+        self.director_warm = threading.Event()
         self.startup = start_background(self, servers_from_env())
         self.ledger = RunLedger()  # what the game-over Analyzer reads
         self.trajectory: TrajectoryWriter | None = None

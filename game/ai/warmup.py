@@ -44,6 +44,7 @@ if TYPE_CHECKING:
 _log = logger.bind(feature="llm", trace_id="warmup")
 CHAT_ROLES = ("Chat", "Merchant")
 MODS_WAIT_S = 300.0  # the first run loads the mods: a player may sit in the menu a while
+DIRECTOR_WAIT_S = 120.0  # a headless LLM-director run waits at most this long for the director's prefix
 
 
 def start_background(session: AiSession, servers: Sequence[KnownServer] = KNOWN_SERVERS) -> threading.Thread:
@@ -65,7 +66,27 @@ def _run(session: AiSession, servers: tuple[KnownServer, ...]) -> None:
             session.runtime.mainloop.post(
                 CallOnMain(fn=lambda: offer_servers(session, found), label="discovered-servers")
             )
-    warm_up(session)
+    try:
+        warm_up(session)
+    finally:
+        session.director_warm.set()  # warmed, failed or nothing to warm: nobody waits any longer
+
+
+def wait_director_warm(session: AiSession, backend: str, timeout_s: float = DIRECTOR_WAIT_S) -> bool:
+    """Block until the director's prefix on ``backend`` is warm (True) or ``timeout_s`` passes (False); True
+    at once for a backend the warm-up does not prefill (a server). A headless run with an LLM director calls
+    it before its clock starts: a first-ever session evaluates the ~1,400-token prefix cold (about 20 s on
+    one thread), and a 20 s run that started at once landed no decision."""
+    if not callable(getattr(session.backends.registry.get(backend), "prefill", None)):
+        return True
+    t0 = time.perf_counter()
+    done = session.director_warm.wait(timeout_s)
+    (_log.info if done else _log.warning)(
+        "director prefix {} after {:.1f}s; the run starts",
+        "warm" if done else "still cold",
+        time.perf_counter() - t0,
+    )
+    return done
 
 
 def neutral_request(prefabs: Sequence[str], events: Sequence[str]) -> PlanRequest:
@@ -105,6 +126,7 @@ def warm_up(session: AiSession, *, backend: str = "local") -> dict[str, float]:
             _log.info("no mods after {:.0f}s: the director's prefix without their events", MODS_WAIT_S)
         req = neutral_request(session.prefabs.regular, session.director.events.names())
         spent["Director"] = warm_prefix(session.runtime, client, source.task(req))
+    session.director_warm.set()
     for role in chats:
         if role not in early:
             spent[role] = warm_prefix(session.runtime, client, _chat_task(role))

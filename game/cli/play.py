@@ -34,6 +34,10 @@ def run_headless_cli(options: LaunchOptions, seed: int) -> RunSummary:
     try:
         world = session.world_factory(seed, respawn=options.respawn)
         session.on_run_start(world)
+        if options.director not in ("static", "rules"):
+            from game.ai.warmup import wait_director_warm
+
+            wait_director_warm(session, options.director)  # before the clock: the first decision lands
         # A model answers in seconds of wall time and the director drops replies older than ~25 s of game
         # time, so with an LLM director (or MCP clients) the headless run keeps to real time.
         real_time = options.director not in ("static", "rules") or options.mcp

@@ -5,8 +5,10 @@ tokens warmed, 1,377 sent, the shipped ``meteor_shower`` mod's ``meteor_storm`` 
 
 from __future__ import annotations
 
+import threading
 import time
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -15,6 +17,7 @@ from coreai.llm.local import LocalLlmClient
 from coreai.settings import Settings
 from game.ai.director_agent import AgentPlanSource
 from game.ai.session import AiSession
+from game.ai.warmup import wait_director_warm
 from game.director.source import PlanRequest
 from game.options import LaunchOptions
 
@@ -41,6 +44,7 @@ def test_the_warm_up_prefills_the_prefix_the_director_sends(
         session.backends.registry["local"].wait_ready(60)  # type: ignore[attr-defined]
         time.sleep(2.0)  # the model is ready and the menu shows: no run yet
         assert not [s for s in seen if s[0] == "Director"], "no director prefill before the mods load"
+        assert not session.director_warm.is_set()
         world = session.world_factory(1)
         started = time.monotonic()
         session.on_run_start(world)  # the first run loads the startup mods
@@ -50,6 +54,7 @@ def test_the_warm_up_prefills_the_prefix_the_director_sends(
             time.sleep(0.05)
         ((_, warmed, at),) = [s for s in seen if s[0] == "Director"]
         assert at >= started
+        assert wait_director_warm(session, "local", timeout_s=60), "a headless run waits for exactly this"
         source = next(s for s in session.plan_sources if isinstance(s, AgentPlanSource))
         req = PlanRequest(seq=1, trace_id="t", tick=0, situation=session.director.situation(world))
         prompt, _, _ = session.runtime.orchestrator.compose(source.task(req), "t")
@@ -57,3 +62,18 @@ def test_the_warm_up_prefills_the_prefix_the_director_sends(
         assert "meteor_storm" in warmed
     finally:
         session.close()
+
+
+def test_waiting_for_the_directors_prefix_is_bounded_and_skips_servers() -> None:
+    warm = threading.Event()
+    session: Any = SimpleNamespace(
+        director_warm=warm,
+        backends=SimpleNamespace(registry={"local": SimpleNamespace(prefill=print), "openai": object()}),
+    )
+    t0 = time.monotonic()
+    assert wait_director_warm(session, "openai", timeout_s=5.0), "a server is not prefilled: no wait"
+    assert wait_director_warm(session, "missing", timeout_s=5.0)
+    assert time.monotonic() - t0 < 2.0
+    assert not wait_director_warm(session, "local", timeout_s=0.2), "still cold: the run starts anyway"
+    warm.set()
+    assert wait_director_warm(session, "local", timeout_s=5.0)
