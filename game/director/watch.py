@@ -16,7 +16,14 @@ first-time player needs faster than a plan can bring it.
   (``nudge_size``) just past the nearest screen edges, at most every ``NUDGE_COOLDOWN_S`` s and within the
   live cap (and the crowd cap, unless the player is untouched: ``NUDGE_PAST_CAP_HP``); the director decides
   at once, and a Relax that has run ``RELAX_MIN_S`` ends there (Build Up). The pacing loop's next mob takes
-  seconds to arrive; this keeps a player who cleared the field from idling in the meantime.
+  seconds to arrive; this keeps a player who cleared the field from idling in the meantime. The run's first
+  nudge (on the first tick the player acts) is ``FIRST_NUDGE_GROUP``: three grunts from the top and bottom
+  edges were shot down by a kiting weak bot, whose first hit (and first intensity) then came at 7-15 s;
+  with four it comes at ~3.5 s on most seeds.
+- **Comeback** – a coasting player (intensity under ``rules.COAST_INTENSITY``, HP at least
+  ``rules.COAST_HP``, in Build Up) while the pressure knob is below ``COMEBACK_PRESSURE`` gets a decision
+  every ``COMEBACK_S`` s (a soft cue): pressure eased to 0.2-0.4 after a beating came back one x1.3 step per
+  10 s decision, and the healed weak bot sat bored for most of that climb.
 - **Rescue** – the HP bar falling fast under a crowd: ``rescue.Rescue`` shoves the crowd back, softens
   hits (folded into the damage factor above), holds director spawns and drops supply (its docstring).
 """
@@ -31,6 +38,7 @@ import numpy as np
 
 from game.director.pacing import RELAX_MIN_S, Pacing, PacingState
 from game.director.rescue import Rescue
+from game.director.rules import COAST_HP, COAST_INTENSITY
 from game.director.spawner import MAX_GROUP, CreditSpawner, edge_point, live_cap_for
 from game.sim.config import DT
 from game.sim.world import World
@@ -57,10 +65,13 @@ CALM_HP = 0.7
 CALM_S = 1.0
 NUDGE_GROUP = 3
 NUDGE_GROW_WAVES = 3
+FIRST_NUDGE_GROUP = 4  # the run's first nudge (on the first tick the player acts)
 NUDGE_SPREAD = 0.15  # radians of jitter around straight up / straight down
 NUDGE_COOLDOWN_S = 6.0
 NUDGE_PAST_CAP_HP = 0.95  # at this HP or more the nudge ignores the crowd cap (the live cap still holds)
 NUDGE_WALL = 30.0
+COMEBACK_S = 2.0  # a coasting player at eased pressure gets a decision this often ...
+COMEBACK_PRESSURE = 1.0  # ... while the pressure knob is below this
 
 
 def nudge_size(wave: int) -> int:
@@ -85,6 +96,7 @@ class WatchState:
     damage_factor: float = 1.0  # the enemy damage multiplier the watch has in force
     rescues: int = 0  # rescue reflexes so far (``rescue.py``)
     rescue_left_s: float = 0.0  # seconds the last rescue still holds spawns
+    last_cue: float = -1e9  # game time of the last comeback cue (``COMEBACK_S``)
 
 
 def describe(st: WatchState) -> str:
@@ -148,6 +160,21 @@ class PlayerWatch:
         if self.state.nudges != nudges:  # a calm player (and maybe a new Build Up): decide now
             director.credit_spawner.pacing = pacing.state
             director.request_now(supersede=False)  # a soft cue: an LLM reply in flight still lands
+        elif self._comeback_due(director, world):
+            self.state.last_cue = world.time
+            director.request_now(supersede=False)
+
+    def _comeback_due(self, director: Director, world: World) -> bool:
+        """Whether a coasting player at eased pressure should get a decision now (``COMEBACK_S``)."""
+        tel = director.telemetry
+        return (
+            not self.state.grace
+            and world.time - self.state.last_cue >= COMEBACK_S
+            and director.knobs.pressure < COMEBACK_PRESSURE
+            and director.pacing.state is PacingState.BUILD_UP
+            and director.intensity.value < COAST_INTENSITY
+            and tel.hp_fraction >= COAST_HP
+        )
 
     def update(
         self,
@@ -182,7 +209,7 @@ class PlayerWatch:
         cap = live_cap_for(spawner.knobs.pressure, spawner.live_cap)
         if st.crowd_cap is not None and hp_fraction < NUDGE_PAST_CAP_HP:
             cap = min(cap, st.crowd_cap)  # an untouched player may be nudged past the crowd cap
-        if world.enemies.n + nudge_size(spawner.effective_wave(world)) > cap:
+        if world.enemies.n + self._nudge_size(world, spawner) > cap:
             return
         if pacing.state is PacingState.RELAX:
             pacing.end_relax()
@@ -221,13 +248,17 @@ class PlayerWatch:
         st.damage_factor = factor
         self._damage_set = world.set_param("enemy_damage_mult", self._damage_base * factor)
 
+    def _nudge_size(self, world: World, spawner: CreditSpawner) -> int:
+        """The next nudge's size: ``FIRST_NUDGE_GROUP`` for the run's first, then ``nudge_size``."""
+        return nudge_size(spawner.effective_wave(world)) if self.state.nudges else FIRST_NUDGE_GROUP
+
     def _nudge(self, world: World, spawner: CreditSpawner) -> None:
         cards = [c for c in spawner.cards(world) if c.weight > 0] or spawner.cards(world)
         if not cards:
             return
         weights = np.array([c.weight for c in cards]) + 1e-9
         card = cards[int(world.rng.choice(len(cards), p=weights / weights.sum()))]
-        size = nudge_size(spawner.effective_wave(world))
+        size = self._nudge_size(world, spawner)
         # just past the nearest screen edges (above and below on a wide screen), alternating sides, so the
         # group closes in from two sides and cannot all be kited one way
         first = world.enemies.n

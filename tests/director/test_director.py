@@ -37,6 +37,7 @@ def setup(source: object, mode: str | None = None, **kw: object) -> tuple[Direct
     w = World(seed=1, spawner=d.spawner)
     w.player.iframes = 1e9
     d.watch.state.last_nudge = float("inf")  # no calm nudge: it asks for a decision at once (test_watch.py)
+    d.watch.state.last_cue = float("inf")  # nor a comeback cue (test_comeback.py)
     return d, w
 
 
