@@ -12,6 +12,7 @@ from game.headless import RunSummary
 from game.options import LaunchOptions, parse_args
 
 log = logger.bind(feature="game", trace_id="main")
+DETERMINISTIC = ("static", "rules")  # director modes that need no model: they run as fast as the CPU allows
 
 
 def run_headless_cli(options: LaunchOptions, seed: int) -> RunSummary:
@@ -19,7 +20,8 @@ def run_headless_cli(options: LaunchOptions, seed: int) -> RunSummary:
     needs the AI session and runs in real time."""
     seconds = options.seconds or 60.0
     bot = options.bot or "average"
-    if options.director in ("static", "rules") and not options.mcp:
+    llm_director = options.director not in DETERMINISTIC
+    if not llm_director and not options.mcp:
         from game.director.runner import run_directed
 
         summary, _ = run_directed(
@@ -34,13 +36,13 @@ def run_headless_cli(options: LaunchOptions, seed: int) -> RunSummary:
     try:
         world = session.world_factory(seed, respawn=options.respawn)
         session.on_run_start(world)
-        if options.director not in ("static", "rules"):
+        if llm_director:
             from game.ai.warmup import wait_director_warm
 
             wait_director_warm(session, options.director)  # before the clock: the first decision lands
         # A model answers in seconds of wall time and the director drops replies older than ~25 s of game
         # time, so with an LLM director (or MCP clients) the headless run keeps to real time.
-        real_time = options.director not in ("static", "rules") or options.mcp
+        real_time = llm_director or options.mcp
         started = time.perf_counter()
 
         def tick(w: object) -> None:
