@@ -84,6 +84,7 @@ class Director:
         self.telemetry = Telemetry()
         self.intensity = IntensityTracker()
         self.pacing = Pacing(seed)
+        self.events.new_run()
         self.credit_spawner = CreditSpawner(DirectorKnobs(pressure=OPENING_PRESSURE))
         self.static_spawner = WaveSpawner()
         self.spawner = DirectorSpawner(self)
@@ -177,6 +178,8 @@ class Director:
         self.credit_spawner.pacing = self.pacing.update(value, DT)
         self.credit_spawner.clear_cap = clear_cap_for(tel.kills_per_min)
         new_build_up = self.pacing.state is not before and self.pacing.state is PacingState.BUILD_UP
+        if self.pacing.state is not before and self.pacing.state is PacingState.SUSTAIN_PEAK:
+            self.events.note_peak(world.time)
         if tel.died or new_build_up:  # decide now; a reply in flight still lands first unless the player died
             self.request_now(supersede=tel.died)
         if world.tick % (TICK_HZ // HISTORY_HZ) == 0:
@@ -195,6 +198,7 @@ class Director:
             pacing=self.pacing.state,
             pacing_s=round(self.pacing.time_in_state, 2),
             since_spike_s=round(min(NEVER, world.time - self.spike_at), 2),
+            since_peak_s=round(min(NEVER, self.pacing.since_peak), 2),
             knobs=self.knobs,
             memory=self.memory.notes(),
             prefabs=list(self.spawnable(world)),

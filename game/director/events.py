@@ -13,6 +13,10 @@ The ring is made first of the enemies trailing the player off screen (moved onto
 crowd a kiting player drags behind it, which never reaches it: slow grunts, mostly), with
 ``SURROUND_NEW_MIN`` to ``SURROUND_NEW_MAX`` new runners between them, so it is a peak, not a bigger bank.
 (Left 4 Dead's director likewise moves infected left behind to ahead of the survivors.)
+
+``climax`` (``climax.py``) is the peak a run is owed: two tougher rings at once, for a run that went
+``rules.CLIMAX_DUE_S`` without a Sustain Peak. A handler may keep per-run state: the registry calls its
+``new_run()`` on a new run and its ``note_peak(time)`` on each Sustain Peak, when it has them.
 """
 
 from __future__ import annotations
@@ -77,6 +81,14 @@ class EventRegistry:
                 cooldown_s=SURROUND_COOLDOWN_S,
                 description="a ring of enemies closes in from every side (for a player who kites)",
             )
+            from game.director.climax import CLIMAX_COOLDOWN_S, Climax  # climax builds on spawn_surround
+
+            self.register(
+                "climax",
+                Climax(),
+                cooldown_s=CLIMAX_COOLDOWN_S,
+                description="two tougher rings close in at once: the peak a run without one is owed",
+            )
 
     def register(
         self,
@@ -97,6 +109,21 @@ class EventRegistry:
     def unregister(self, name: str) -> bool:
         self._last_fired.pop(name, None)
         return self._events.pop(name, None) is not None
+
+    def new_run(self) -> None:
+        """A new run: cooldowns restart (game time restarts at 0) and handlers with per-run state reset."""
+        self._last_fired.clear()
+        for ev in self._events.values():
+            reset = getattr(ev.handler, "new_run", None)
+            if callable(reset):
+                reset()
+
+    def note_peak(self, time: float) -> None:
+        """The pacing loop reached a Sustain Peak at game ``time`` (handlers that track peaks hear of it)."""
+        for ev in self._events.values():
+            note = getattr(ev.handler, "note_peak", None)
+            if callable(note):
+                note(time)
 
     def names(self) -> tuple[str, ...]:
         return tuple(self._events)

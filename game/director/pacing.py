@@ -54,12 +54,14 @@ class Pacing:
         self.time_in_state = 0.0
         self._limit = 0.0  # the drawn duration of the current timed state
         self.transitions = 0
+        self.since_peak = 0.0  # seconds since the last Sustain Peak began (or since the run began)
 
     def _enter(self, state: PacingState) -> None:
         self.state = state
         self.time_in_state = 0.0
         self.transitions += 1
         if state is PacingState.SUSTAIN_PEAK:
+            self.since_peak = 0.0
             self._limit = self._rng.uniform(*SUSTAIN_PEAK_S)
         elif state is PacingState.RELAX:
             self._limit = self._rng.uniform(*RELAX_S)
@@ -78,6 +80,7 @@ class Pacing:
 
     def update(self, intensity: float, dt: float) -> PacingState:
         self.time_in_state += dt
+        self.since_peak += dt
         s = self.state
         if s is PacingState.BUILD_UP:
             if intensity >= PEAK_INTENSITY:

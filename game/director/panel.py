@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from game.director.pacing import PacingState
 from game.director.plan import DirectorKnobs, DirectorPlan
-from game.director.rules import BEHIND_FILL, level_cap, strong_read
+from game.director.rules import BEHIND_FILL, CLIMAX_DUE_S, level_cap, strong_read
 from game.director.saturation import NO_SATURATION, Saturation
 from game.director.skill import SkillSignals, label
 from game.director.telemetry import NEVER
@@ -102,14 +102,16 @@ class IntensityHistory:
 def limits_text(d: Director, world: World) -> str:
     """F10: the bounds on escalation now: the clear cap against the crowd (``BEHIND``: no spike, no
     levers), the level cap on plain pressure (``strong`` while the strong read lifts it), and how long ago
-    the last spike came (``SPIKE_GAP_S``)."""
+    the last spike came (``SPIKE_GAP_S``) and the last Sustain Peak (``OWED`` once ``CLIMAX_DUE_S`` passed:
+    the rules call ``climax``)."""
     cap, alive = d.credit_spawner.clear_cap, world.enemies.n
     behind = " BEHIND" if alive >= BEHIND_FILL * cap else ""
     since = world.time - d.spike_at
     spike = f"spike {since:.0f}s ago" if since < NEVER else "no spike yet"
     strong = strong_read(d.telemetry.snapshot(world))
     pcap = f"p cap {level_cap(world.player.level, strong):.2f}x{' strong' if strong else ''}"
-    return f"clear {alive}/{cap}{behind}, {pcap}, {spike}"
+    owed = " OWED" if d.pacing.since_peak >= CLIMAX_DUE_S else ""
+    return f"clear {alive}/{cap}{behind}, {pcap}, {spike}, peak {d.pacing.since_peak:.0f}s ago{owed}"
 
 
 def build_panel(d: Director, world: World) -> DirectorPanel:

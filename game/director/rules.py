@@ -13,7 +13,9 @@ Policy, first match wins:
 3. **Boss fight** – a boss is alive: ``hold`` (``ease_off`` under ``BOSS_LOW_HP``, or above the flow band
    under ``BOSS_OVER_HP``; ``raise`` for a player coasting through it untouched); the boss is the pressure.
 4. **Pacing windows** – Sustain Peak, Peak Fade and Relax are the pacing loop's job: ``hold``.
-5. **Build Up** – the skill estimate (``snapshot.skill``) sets a pressure ceiling (``pressure_ceiling``).
+5. **Build Up** – peak debt first: ``CLIMAX_DUE_S`` without a Sustain Peak, ``spike`` with ``climax``
+   (``climax_due``). Then the skill estimate (``snapshot.skill``) sets a pressure ceiling
+   (``pressure_ceiling``).
    Coasting (intensity under ``COAST_INTENSITY``, HP at least ``COAST_HP``, under ``COAST_DAMAGE_15S`` lost
    in 15 s, at most ``COAST_NEAR_MAX`` enemies near): ``spike`` with a swarm (``raise`` before
    ``FIRST_SPIKE_S`` unless rated ``EARLY_SPIKE_SKILL``); pressure far past the ceiling while taking damage:
@@ -126,6 +128,12 @@ SURROUND_HP = 0.8
 # SURROUND_HP); the strong bot sat 60 s at 55% HP, untouched, intensity 0 (seed 5004). Calm (intensity under
 # MEND_INTENSITY) and untouched in 30 s in Build Up, its hold drops ``supply`` (``mend_due``).
 MEND_INTENSITY = 0.15
+# Peak debt: CLIMAX_DUE_S without a Sustain Peak (``since_peak_s``) in Build Up, the player at PEAK_DUE_HP or
+# more and under OVER_CEILING_DAMAGE_15S lost in 15 s: ``spike`` with the ``climax`` event (two tougher rings;
+# ``climax.py``), past the spike gap and a crowd the player is not clearing, which hold back a plain spike.
+# The strong bot cleared every crowd at range and went minutes without a peak (seeds 6000-6004: 7/10 windows).
+CLIMAX_DUE_S = 55.0
+CLIMAX_EVENT = "climax"
 
 _ANNOUNCER: dict[str, str] = {
     "ease_off": "Catch your breath.",
@@ -187,6 +195,20 @@ def mend_due(s: DirectorSituation) -> bool:
     )
 
 
+def climax_due(s: DirectorSituation) -> bool:
+    """Whether the run is owed a peak now (see ``CLIMAX_DUE_S``)."""
+    snap = s.snapshot
+    return (
+        s.since_peak_s >= CLIMAX_DUE_S
+        and CLIMAX_EVENT in s.events
+        and s.pacing is PacingState.BUILD_UP
+        and not snap.boss_alive
+        and snap.time >= WARMUP_S
+        and snap.hp_fraction >= PEAK_DUE_HP
+        and snap.damage_15s <= OVER_CEILING_DAMAGE_15S
+    )
+
+
 def level_cap(level: int, strong: bool = False) -> float:
     """How far plain pressure may rise for a player of this level (``strong``: ``strong_read``); from
     ``ESCALATE_LEVEL`` on, the knob's own top."""
@@ -235,6 +257,8 @@ def _choose(s: DirectorSituation, p: Preset = NORMAL) -> tuple[Pressure, str]:
         return "hold", "boss alive: the boss is the pressure"
     if s.pacing is not PacingState.BUILD_UP:
         return "hold", f"pacing is in {s.pacing.value}: let the loop run"
+    if climax_due(s):
+        return "spike", f"{s.since_peak_s:.0f}s without a peak: bring the climax"
     ceiling = pressure_ceiling(snap.skill, p)
     proven = snap.skill >= EARLY_SPIKE_SKILL or (
         snap.spawned_per_min > 0
@@ -325,7 +349,9 @@ def decide(s: DirectorSituation, p: Preset = NORMAL) -> dict[str, Any]:
                 plan["tier"] = KNOB["tier"].clamp(k.tier + 1.0)
         if pressure == "spike" and SPIKE_EVENT in s.events:
             plan["event"] = SPIKE_EVENT
-    if pressure != "ease_off" and SURROUND_EVENT in s.events and surround_due(s, p):
+    if pressure == "spike" and climax_due(s):
+        plan["event"] = CLIMAX_EVENT
+    elif pressure != "ease_off" and SURROUND_EVENT in s.events and surround_due(s, p):
         plan["event"] = SURROUND_EVENT
     elif pressure == "hold" and EASE_EVENT in s.events and mend_due(s):
         plan["event"] = EASE_EVENT

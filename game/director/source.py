@@ -42,6 +42,9 @@ class DirectorSituation(BaseModel):
     since_spike_s: float = Field(
         NEVER, ge=0, description=f"seconds since the last spike plan ({NEVER:g} = none)"
     )
+    since_peak_s: float = Field(
+        0.0, ge=0, description="seconds since the last Sustain Peak began (or since the run began)"
+    )
     knobs: DirectorKnobs = Field(default_factory=DirectorKnobs)
     memory: list[str] = Field(default_factory=list, max_length=16)
     prefabs: list[str] = Field(default_factory=list, description="prefabs the mix may name")

@@ -91,6 +91,7 @@ def situation_for(sc: Scenario, prefabs: Sequence[str], events: Sequence[str]) -
         pacing=sc.pacing,
         pacing_s=sc.pacing_s,
         since_spike_s=sc.since_spike_s,
+        since_peak_s=sc.since_peak_s,
         knobs=sc.knobs,
         memory=[],
         prefabs=list(prefabs),

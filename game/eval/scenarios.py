@@ -8,6 +8,7 @@ One JSON object per line (blank lines and lines starting with ``#`` are skipped)
      "intensity": 0.08,          # optional, 0..1 (default 0.5, mid-band)
      "pacing_s": 4.0,            # optional, seconds in the pacing state
      "since_spike_s": 12.0,      # optional, seconds since the director's last spike (default: none yet)
+     "since_peak_s": 60.0,       # optional, seconds since the last Sustain Peak began (default 0)
      "knobs": {"pressure": 3.0}, # optional DirectorKnobs fields (default knobs)
      "expected": "spike",        # ease_off | hold | raise | spike
      "accept": ["raise"],        # optional: other answers that also count as correct
@@ -43,6 +44,7 @@ class Scenario(BaseModel):
     intensity: float = Field(0.5, ge=0, le=1)
     pacing_s: float = Field(0.0, ge=0)
     since_spike_s: float = Field(NEVER, ge=0)
+    since_peak_s: float = Field(0.0, ge=0)
     knobs: DirectorKnobs = Field(default_factory=DirectorKnobs)
     expected: Pressure
     accept: list[Pressure] = Field(default_factory=list, max_length=3)

@@ -16,7 +16,7 @@ def test_ready_lists_only_events_off_cooldown() -> None:
     assert "supply" in reg.ready(world)
     reg.fire("supply", world, placer=None)  # type: ignore[arg-type]  # drop_supply does not use the placer
     assert "supply" not in reg.ready(world) and "swarm" in reg.ready(world)
-    assert reg.names() == ("boss", "supply", "swarm", "surround"), (
+    assert reg.names() == ("boss", "supply", "swarm", "surround", "climax"), (
         "the registry (and the plan grammar) still names all"
     )
 
