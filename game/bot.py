@@ -5,7 +5,9 @@ Skill presets (novice, weak, average, strong) differ in reaction delay (how ofte
 world), aim error, how far it looks for danger, whether it dodges projectiles and dashes out of trouble,
 and how it picks upgrades: which weapons it builds around (strong: lance, orbit blades, chain; average:
 spread shot, missiles; novice and weak: stick to the blaster and pick stats at random) and whether it goes
-for evolutions.
+for evolutions. ``still`` is a first-time player who plants their feet and shoots: the novice's reactions
+and aim, but it never moves or dashes (``BotSkill.moves``). It is measured on its own (``first-wave --skill
+still``) and is not one of the A/B's default skills (``LADDER``: the four that move).
 """
 
 from __future__ import annotations
@@ -21,8 +23,9 @@ from game.sim.player import PlayerInput
 from game.sim.upgrades import WEAPON_PREFIX
 from game.sim.world import World
 
-SkillName = Literal["novice", "weak", "average", "strong"]
+SkillName = Literal["novice", "weak", "average", "strong", "still"]
 SKILL_NAMES: tuple[SkillName, ...] = get_args(SkillName)
+LADDER: tuple[SkillName, ...] = ("novice", "weak", "average", "strong")  # the bots that move, weakest first
 
 
 @dataclass(frozen=True)
@@ -38,6 +41,7 @@ class BotSkill:
     weapon_priority: tuple[str, ...] = ()  # weapons it takes (or levels) before any stat upgrade
     seeks_evolutions: bool = False  # takes the passive that evolves a maxed weapon first
     takes_new_weapons: bool = True  # False: sticks to the starting blaster (random picks skip new weapons)
+    moves: bool = True  # False: stands where it spawned (aims and shoots, never walks or dashes)
 
 
 SKILLS: dict[str, BotSkill] = {
@@ -59,6 +63,8 @@ SKILLS: dict[str, BotSkill] = {
         ("lance", "orbit", "chain", "blaster"),
         True,
     ),
+    # a first-time player who stands still in the crowd and shoots: the novice's reactions and aim, no feet
+    "still": BotSkill("still", 22, 0.55, 110.0, False, False, 0.2, (), takes_new_weapons=False, moves=False),
 }
 
 
@@ -149,6 +155,8 @@ class Bot:
             mx, my = self._seek_pickup(world)
         if self.rng.random() < 0.01:
             self._orbit = -self._orbit
+        if not s.moves:
+            mx, my, dash = 0.0, 0.0, False
         return PlayerInput(move_x=mx, move_y=my, aim_x=aim_x, aim_y=aim_y, shoot=True, dash=dash)
 
     def _seek_pickup(self, world: World) -> tuple[float, float]:

@@ -2,9 +2,10 @@
 
     python -m game.eval decisions [--backend rules] [--scenarios FILE] [--min-accuracy 0.95]
     python -m game.eval ab [--mode rules] [--seeds 5] [--first-seed 0] [--seconds 180]
-                           [--skills novice,weak,average,strong] [--workers 2]
+                           [--skills novice,weak,average,strong] [--workers 2]  # also: still
     python -m game.eval first-wave [--seeds 10] [--first-seed 0] [--skill novice] [--mode rules]
-                                     # seeds the bot survives wave 1 on, director and static
+                                     # seeds the bot survives wave 1 on, director and static (--skill
+                                     # still: a player who never moves)
     python -m game.eval all [--llm-backends rules,stub,local]
                                      # decisions on the shipped scenarios (each backend raw and guarded),
                                      # then the bot A/B
@@ -63,7 +64,12 @@ def _parser() -> argparse.ArgumentParser:
         a.add_argument(
             "--seconds", type=float, default=180.0, help=f"game time per run, up to {MAX_SECONDS:g}"
         )
-        a.add_argument("--skills", default=",".join(SKILLS), help=f"comma-separated: {', '.join(SKILLS)}")
+        a.add_argument(
+            "--skills",
+            nargs="+",
+            default=list(SKILLS),
+            help=f"separated by commas or spaces: {', '.join(SKILL_NAMES)} (default: all but still)",
+        )
         a.add_argument(
             "--report-at",
             default="",
@@ -115,10 +121,10 @@ def _backend_table(names: str) -> None:
 
 
 def _ab(args: argparse.Namespace) -> int:
-    skills = tuple(s.strip() for s in args.skills.split(",") if s.strip())
-    unknown = [s for s in skills if s not in SKILLS]
+    skills = tuple(s.strip() for part in args.skills for s in part.split(",") if s.strip())
+    unknown = [s for s in skills if s not in SKILL_NAMES]
     if unknown:
-        sys.stderr.write(f"unknown skills {unknown}; known: {', '.join(SKILLS)}\n")
+        sys.stderr.write(f"unknown skills {unknown}; known: {', '.join(SKILL_NAMES)}\n")
         return 2
     if not 1.0 <= args.seconds <= MAX_SECONDS:
         sys.stderr.write(f"--seconds must be in [1, {MAX_SECONDS:g}], got {args.seconds:g}\n")

@@ -100,3 +100,30 @@ def test_bots_of_different_skill_build_different_weapons_through_the_cli(saves_d
     assert {"lance", "orbit", "sunbeam", "whirlwind"} & set(held["strong"]), held
     assert {"spread", "missile", "dragon_breath"} & set(held["average"]), held
     assert len({tuple(v) for v in held.values()}) == 3, f"three different builds: {held}"
+
+
+def test_the_still_bot_aims_and_shoots_but_never_leaves_its_spot() -> None:
+    from game.bot import LADDER, SKILL_NAMES, SKILLS
+
+    assert "still" in SKILL_NAMES and "still" not in LADDER, "measured on request, not in the default A/B"
+    spots: set[tuple[float, float]] = set()
+    summary = run_headless(
+        seed=2, seconds=8, bot="still", on_tick=lambda w: spots.add((w.player.x, w.player.y))
+    )
+    assert len(spots) == 1 and summary.kills > 0
+    novice, still = SKILLS["novice"], SKILLS["still"]
+    assert (still.reaction_ticks, still.aim_error) == (novice.reaction_ticks, novice.aim_error)
+    assert novice.moves and not still.moves
+
+
+def test_the_eval_cli_takes_the_still_bot_and_skills_split_by_spaces(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from game.eval.__main__ import main as eval_main
+
+    args = ["--seeds", "1", "--seconds", "5", "--workers", "1"]
+    assert eval_main(["ab", *args, "--skills", "still", "weak"]) == 0
+    out = capsys.readouterr().out
+    assert "\nstill    |" in out and "\nweak     |" in out
+    assert eval_main(["first-wave", "--seeds", "1", "--skill", "still"]) == 0
+    assert "still    rules" in capsys.readouterr().out
