@@ -26,6 +26,8 @@ first-time player needs faster than a plan can bring it.
   10 s decision, and the healed weak bot sat bored for most of that climb.
 - **Rescue** – the HP bar falling fast under a crowd: ``rescue.Rescue`` shoves the crowd back, softens
   hits (folded into the damage factor above), holds director spawns and drops supply (its docstring).
+- **Planted** – a low-rated player standing still under hits in its first waves: ``planted.py`` softens
+  hits (folded in too) and holds the enemies on it at arm's length, where its shots land (its docstring).
 """
 
 from __future__ import annotations
@@ -37,6 +39,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from game.director.pacing import RELAX_MIN_S, Pacing, PacingState
+from game.director.planted import DAMAGE as PLANTED_DAMAGE
+from game.director.planted import Feet, hold_off, is_planted
 from game.director.rescue import Rescue
 from game.director.rules import COAST_HP, COAST_INTENSITY
 from game.director.spawner import MAX_GROUP, CreditSpawner, edge_point, live_cap_for
@@ -97,6 +101,8 @@ class WatchState:
     rescues: int = 0  # rescue reflexes so far (``rescue.py``)
     rescue_left_s: float = 0.0  # seconds the last rescue still holds spawns
     last_cue: float = -1e9  # game time of the last comeback cue (``COMEBACK_S``)
+    planted: bool = False  # a low-rated player standing still under hits (``planted.py``): its mercy is on
+    planted_ticks: int = 0  # ticks the planted mercy has been on, this run
 
 
 def describe(st: WatchState) -> str:
@@ -106,6 +112,8 @@ def describe(st: WatchState) -> str:
         parts.append(f"RESCUE {st.rescue_left_s:.0f}s: hits x{st.damage_factor:g}, no spawns")
     elif st.grace:
         parts.append(f"grace: hits x{st.damage_factor:g}")
+    elif st.planted:
+        parts.append(f"standing still: hits x{st.damage_factor:g}")
     elif st.damage_factor != 1.0:
         parts.append(f"soft hits x{st.damage_factor:g}")
     if st.crowd_cap is not None:
@@ -128,6 +136,7 @@ class PlayerWatch:
         self._damage_set: float | None = None
         self.rescue = Rescue()
         self._mercy = 1.0  # the rescue's enemy damage factor, folded into the watch's own
+        self.feet = Feet()  # where the player last stopped (``planted.py``)
 
     def tick(self, director: Director, world: World) -> None:
         if director.mode == "static":  # the director is off: no reflexes, full damage
@@ -138,6 +147,7 @@ class PlayerWatch:
         tel = director.telemetry
         pacing = director.pacing
         nudges = self.state.nudges
+        self._watch_feet(director, world)
         self.rescue.tick(director, world)  # the bar falling fast under a crowd: shove, soften, hold
         self._mercy = self.rescue.damage_factor(world.time)
         self.update(
@@ -163,6 +173,17 @@ class PlayerWatch:
         elif self._comeback_due(director, world):
             self.state.last_cue = world.time
             director.request_now(supersede=False)
+
+    def _watch_feet(self, director: Director, world: World) -> None:
+        """Whether the player stands still under hits (``planted.is_planted``), for this tick's reflexes."""
+        tel = director.telemetry
+        p = world.player
+        still_s = self.feet.update(p.x, p.y, world.time)
+        since_hit = math.inf if tel.last_hit_time is None else world.time - tel.last_hit_time
+        self.state.planted = is_planted(still_s, since_hit, tel.skill.value, world.wave, LOW_SKILL)
+        self.state.planted_ticks += self.state.planted
+        if self.state.planted:
+            hold_off(world)
 
     def _comeback_due(self, director: Director, world: World) -> bool:
         """Whether a coasting player at eased pressure should get a decision now (``COMEBACK_S``)."""
@@ -232,6 +253,8 @@ class PlayerWatch:
             factor = OPENING_DAMAGE
         else:
             factor = 1.0
+        if st.planted:
+            factor *= PLANTED_DAMAGE
         self.set_damage(world, max(GRACE_DAMAGE, factor * self._mercy))  # GRACE_DAMAGE: the param's floor
 
     def set_damage(self, world: World, factor: float) -> None:

@@ -1,0 +1,81 @@
+"""The planted reflex: mercy for a first-time player who stands still in the crowd and shoots (per tick, in
+``watch.PlayerWatch``; never under static difficulty).
+
+A playtester who stood still and shot died at 0:28 of wave 1; the ``still`` bot (the novice's aim, no feet)
+dies at 16-18 s on every seed 0-9. Two things kill it. Contact damage is the worst of the enemies touching
+the player every ``hit_iframes`` (0.45 s): a steady 20+ damage a second however few touch. And an enemy
+that pushes onto the player's centre cannot be shot: a bullet leaves the muzzle at the player's edge and is
+12 px further out by its first collision test, so the grunts sitting on a player who does not move never
+die (the novice walks away from them and shoots them as they follow).
+
+So while a player rated under ``watch.LOW_SKILL``, in its first ``PLANTED_WAVES`` waves, has stayed within
+``PLANTED_PX`` of one spot for ``PLANTED_S`` s and was hit in the last ``HURT_S`` s, the director:
+
+- softens enemy hits by ``DAMAGE`` (folded into the watch's damage factor);
+- holds the enemies on it at arm's length (``hold_off``): they still touch (contact hits land) but sit no
+  deeper than ``HOLD_DEPTH`` inside its reach, where its shots hit them.
+
+Measured on seeds 0-9 (``first-wave --skill still``): wave 1 survived on 10/10 (was 0/10), the first 60 s
+on 10/10. Either lever alone: hits x0.5 4/10, arm's length 2/10 (60 s: 0/10 each). A player who
+walks ``PLANTED_PX`` from where it stopped is no longer planted: the mercy ends at once.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from game.sim.config import ARENA_H, ARENA_W
+from game.sim.world import World
+
+PLANTED_PX = 40.0  # the player stands still while it stays within this of where it last stopped ...
+PLANTED_S = 1.5  # ... for at least this long ...
+HURT_S = 3.0  # ... and took a hit within this many seconds
+PLANTED_WAVES = 2  # the reflex covers a run's first waves (a first-time player's)
+DAMAGE = 0.5  # enemy hits x this while planted
+HOLD_DEPTH = 4.0  # enemies touching a planted player stay at most this far inside its reach (``hold_off``)
+
+
+@dataclass
+class Feet:
+    """Where the player last stopped, and since when (game time)."""
+
+    x: float = math.nan
+    y: float = math.nan
+    since: float = 0.0
+
+    def update(self, x: float, y: float, now: float) -> float:
+        """Seconds the player has stood within ``PLANTED_PX`` of where it stopped (0 on the tick it moves)."""
+        if math.isnan(self.x) or math.hypot(x - self.x, y - self.y) > PLANTED_PX:
+            self.x, self.y, self.since = x, y, now
+        return now - self.since
+
+
+def is_planted(still_s: float, since_hit_s: float, skill: float, wave: int, low_skill: float) -> bool:
+    """``still_s`` (``Feet.update``), ``since_hit_s`` (seconds since the last hit), ``skill`` (0..1)."""
+    return still_s >= PLANTED_S and since_hit_s <= HURT_S and skill < low_skill and wave <= PLANTED_WAVES
+
+
+def hold_off(world: World) -> int:
+    """Set the enemies that pushed deeper than ``HOLD_DEPTH`` into the player back to that depth (a boss
+    stays put); returns how many moved. An enemy on the player's centre cannot be shot: a bullet leaves
+    the muzzle at the player's edge and is 12 px further out by its first collision test."""
+    en = world.enemies
+    if not en.n:
+        return 0
+    p = world.player
+    xs, ys, r = en.view("x"), en.view("y"), en.view("radius")
+    dx, dy = xs - p.x, ys - p.y
+    d = np.hypot(dx, dy)
+    reach = r + p.stats.radius - HOLD_DEPTH
+    deep = np.flatnonzero((d < reach) & ~np.isin(en.view("kind"), world.prefabs.boss_kinds))
+    if not len(deep):
+        return 0
+    # one on the player's exact centre goes a way of its own (spread round the circle by its id)
+    fallback = (en.view("id")[deep] * 2.399963) % (2 * math.pi)
+    angle = np.where(d[deep] > 1e-6, np.arctan2(dy[deep], dx[deep]), fallback)
+    xs[deep] = np.clip(p.x + np.cos(angle) * reach[deep], r[deep], ARENA_W - r[deep])
+    ys[deep] = np.clip(p.y + np.sin(angle) * reach[deep], r[deep], ARENA_H - r[deep])
+    return len(deep)
