@@ -218,6 +218,7 @@ class AiSession:
     def on_tick(self, world: World, events: list[ev.Event]) -> None:
         self.director.on_tick(world)
         self.ledger.collect(events)
+        self.ledger.step(world.player.x, world.player.y)
         if self.shop is not None:
             self.shop.shop.purse.collect(events)
         self._mod_time += DT

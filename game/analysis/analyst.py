@@ -26,7 +26,8 @@ KEEP_PARTIAL_CHARS = 60
 INSTRUCTIONS = (
     "The run just ended. Write the player a short analysis of it in at most three short lines: "
     "1) what hurt most, 2) their accuracy, 3) one concrete thing to try next run. Use only these numbers "
-    "(damage_by_source: contact = enemies touching the player, projectile = enemy shots):\n"
+    "(damage_by_source: contact = enemies touching the player, projectile = enemy shots; stood_still_pct = "
+    "share of the run the player stood still, walked = distance it moved):\n"
 )
 
 

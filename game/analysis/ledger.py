@@ -1,18 +1,25 @@
 """``RunLedger``: the run's telemetry the game-over analysis needs, tallied from each tick's events.
 
 Damage by source ("contact" from enemies touching the player, "projectile" from ranged enemies' shots,
-anything a mod names), shots fired and shots that hit, kills and spawns per prefab, the lowest HP reached.
-Plain data, no world reference: it is read after the run is over.
+anything a mod names), shots fired and shots that hit, kills and spawns per prefab, the lowest HP reached,
+and how the player moved (``step``, once per tick: the distance walked and the ticks it stood still, i.e.
+within ``STILL_PX`` of where it stopped for ``STILL_S`` s or more: the director's planted reflex reads a
+player standing still the same way). Plain data, no world reference: it is
+read after the run is over.
 """
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from game.director.planted import PLANTED_PX as STILL_PX
+from game.director.planted import PLANTED_S as STILL_S
 from game.sim import events as ev
+from game.sim.config import TICK_HZ
 
 
 @dataclass
@@ -25,6 +32,11 @@ class RunLedger:
     hits_taken: int = 0
     lowest_hp: float | None = None
     coins_spent: int = 0
+    ticks: int = 0  # ticks ``step`` saw
+    still_ticks: int = 0  # ... of them standing still
+    walked: float = 0.0  # arena units the player moved
+    _at: tuple[float, float] | None = field(default=None, repr=False)  # the last position
+    _stop: tuple[float, float, int] | None = field(default=None, repr=False)  # where it stopped, and when
 
     def collect(self, events: Iterable[ev.Event]) -> None:
         for e in events:
@@ -41,6 +53,23 @@ class RunLedger:
                 self.kills_by_prefab[e.prefab] += 1
             elif isinstance(e, ev.EnemySpawned):
                 self.spawns_by_prefab[e.prefab] += 1
+
+    def step(self, x: float, y: float) -> None:
+        """Once per tick: the player's position."""
+        self.ticks += 1
+        if self._at is not None:
+            self.walked += math.hypot(x - self._at[0], y - self._at[1])
+        self._at = (x, y)
+        stop = self._stop
+        if stop is None or math.hypot(x - stop[0], y - stop[1]) > STILL_PX:
+            self._stop = stop = (x, y, self.ticks)
+        if self.ticks - stop[2] >= STILL_S * TICK_HZ:
+            self.still_ticks += 1
+
+    @property
+    def still_share(self) -> float | None:
+        """The share of the ticks the player stood still (None before any)."""
+        return None if self.ticks == 0 else self.still_ticks / self.ticks
 
     def worst_sources(self) -> list[tuple[str, float]]:
         """Damage sources, the most damaging first."""
@@ -64,4 +93,6 @@ class RunLedger:
             "kills_by_prefab": dict(self.kills_by_prefab.most_common(5)),
             "most_spawned": dict(self.spawns_by_prefab.most_common(3)),
             "lowest_hp": None if self.lowest_hp is None else round(self.lowest_hp),
+            "stood_still_pct": None if self.still_share is None else round(100 * self.still_share),
+            "walked": round(self.walked),
         }

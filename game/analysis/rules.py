@@ -9,6 +9,7 @@ from game.analysis.ledger import RunLedger
 from game.headless import RunSummary
 
 SOURCE_WORDS = {"contact": "enemies reaching you (contact hits)", "projectile": "enemy shots"}
+STILL_SHARE = 0.5  # a player who stood still this much of the run, hurt most by contact, is told to move
 
 
 def run_facts(summary: RunSummary, ledger: RunLedger, coins: dict[str, int] | None = None) -> dict[str, Any]:
@@ -26,6 +27,12 @@ def run_facts(summary: RunSummary, ledger: RunLedger, coins: dict[str, int] | No
 
 def _advice(summary: RunSummary, ledger: RunLedger, top: str | None, coins: dict[str, int]) -> str:
     acc = ledger.accuracy
+    still = ledger.still_share
+    if top == "contact" and still is not None and still >= STILL_SHARE:
+        return (
+            f"keep moving (WASD): you stood still {still:.0%} of the run, and an enemy touching you hits "
+            "twice a second. Walk away from the crowd and shoot it as it follows."
+        )
     if coins.get("balance", 0) >= 6 and coins.get("spent", 0) == 0:
         return f"spend your coins at the merchant between waves ({coins['balance']} went unspent)."
     if acc is not None and acc < 0.35:
