@@ -16,8 +16,11 @@ So while a player rated under ``watch.LOW_SKILL``, in its first ``PLANTED_WAVES`
   deeper than ``HOLD_DEPTH`` inside its reach, where its shots hit them.
 
 Measured on seeds 0-9 (``first-wave --skill still``): wave 1 survived on 10/10 (was 0/10), the first 60 s
-on 10/10. Either lever alone: hits x0.5 4/10, arm's length 2/10 (60 s: 0/10 each). A player who
-walks ``PLANTED_PX`` from where it stopped is no longer planted: the mercy ends at once.
+on 10/10. Either lever alone: hits x0.25 10/10 but dead at 31-36 s, arm's length 2/10. Hits x0.5 were enough
+for the still bot (10/10) but not for a still player whose aim stays put (the mouse left in one place, as in
+the window playtest: 1/10; x0.25: 10/10, dead at 31-47 s if it never moves). From wave 3 on there is no
+such mercy (the still bot dies at 73-112 s): the game-over advice tells it to move. A player who walks
+``PLANTED_PX`` from where it stopped is no longer planted: the mercy ends at once.
 """
 
 from __future__ import annotations
@@ -34,7 +37,7 @@ PLANTED_PX = 40.0  # the player stands still while it stays within this of where
 PLANTED_S = 1.5  # ... for at least this long ...
 HURT_S = 3.0  # ... and took a hit within this many seconds
 PLANTED_WAVES = 2  # the reflex covers a run's first waves (a first-time player's)
-DAMAGE = 0.5  # enemy hits x this while planted
+DAMAGE = 0.25  # enemy hits x this while planted (as in the gentle opening: watch.GRACE_DAMAGE)
 HOLD_DEPTH = 4.0  # enemies touching a planted player stay at most this far inside its reach (``hold_off``)
 
 
