@@ -19,7 +19,7 @@ from game.app import GameApp
 from game.headless import RunSummary
 from game.sim import events as ev
 from game.sim.config import TICK_HZ
-from game.views.gameover import GameOverView
+from game.views.gameover import PANEL_W, GameOverView
 
 SUMMARY = RunSummary(seed=0, seconds=28, waves_reached=1, kills=6, deaths=1, damage_taken=100.0,
                      final_score=60, ticks=28 * TICK_HZ, ticks_per_second=1.0)  # fmt: skip
@@ -80,3 +80,8 @@ def test_the_game_over_screen_tells_a_player_who_only_held_space_to_keep_moving(
     assert text.startswith("Hurt most: enemies reaching you (contact hits)"), text
     assert "Try next: keep moving" in text and "stood still" in text, text
     assert session.ledger.walked < 10.0
+    inside = 2 * PANEL_W + 32 - 2 * 24  # the analysis box, less its margins
+    rows = [lbl for lbl in view.analysis_rows if lbl.value]
+    assert len(rows) == len(view.analysis_rows), "the advice fills the box's rows"
+    assert " ".join(r.value for r in rows).endswith("as it follows."), "... and none is cut off"
+    assert max(r.text.content_width for r in rows) <= inside, "no row runs past the box"

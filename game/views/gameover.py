@@ -27,6 +27,7 @@ DEMO_RESTART_S = 6.0
 PANEL_W, PANEL_H = 420.0, 380.0
 ANALYSIS_H = 112.0
 ANALYSIS_ROWS = 4
+ANALYSIS_WRAP = 98  # characters per row: 12 pt text inside the box's 824 px (118 ran past its right edge)
 
 
 class RunAnalysisView(Protocol):
@@ -241,7 +242,7 @@ class GameOverView(AppView):
         self.analysis_status.draw()
         lines: list[str] = []
         for para in self.analysis.text().split("\n"):
-            lines += textwrap.wrap(para, 118) or []
+            lines += textwrap.wrap(para, ANALYSIS_WRAP) or []
         for i, lbl in enumerate(self.analysis_rows):
             lbl.set(lines[i] if i < len(lines) else "")
             lbl.move(left + 24, bottom + ANALYSIS_H - 46 - 17 * i)
