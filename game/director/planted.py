@@ -11,9 +11,11 @@ die (the novice walks away from them and shoots them as they follow).
 So while a player rated under ``watch.LOW_SKILL``, in its first ``PLANTED_WAVES`` waves, has stayed within
 ``PLANTED_PX`` of one spot for ``PLANTED_S`` s and was hit in the last ``HURT_S`` s, the director:
 
-- softens enemy hits by ``DAMAGE`` (folded into the watch's damage factor);
-- holds the enemies on it at arm's length (``hold_off``): they still touch (contact hits land) but sit no
-  deeper than ``HOLD_DEPTH`` inside its reach, where its shots hit them.
+- softens enemy hits by ``DAMAGE`` (folded into the watch's damage factor).
+
+The enemies on it are held at arm's length by the simulation itself now, for every player and mode
+(``game.sim.enemy_ai.keep_off_player``: they still touch, but sit no deeper than ``BODY_DEPTH`` inside its
+reach, where its shots hit them); this reflex first did that for the planted player only.
 
 Measured on seeds 0-9 (``first-wave --skill still``): wave 1 survived on 10/10 (was 0/10), the first 60 s
 on 10/10. Either lever alone: hits x0.25 10/10 but dead at 31-36 s, arm's length 2/10. Hits x0.5 were enough
@@ -28,17 +30,11 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-import numpy as np
-
-from game.sim.config import ARENA_H, ARENA_W
-from game.sim.world import World
-
 PLANTED_PX = 40.0  # the player stands still while it stays within this of where it last stopped ...
 PLANTED_S = 1.5  # ... for at least this long ...
 HURT_S = 3.0  # ... and took a hit within this many seconds
 PLANTED_WAVES = 2  # the reflex covers a run's first waves (a first-time player's)
 DAMAGE = 0.25  # enemy hits x this while planted (as in the gentle opening: watch.GRACE_DAMAGE)
-HOLD_DEPTH = 4.0  # enemies touching a planted player stay at most this far inside its reach (``hold_off``)
 
 
 @dataclass
@@ -59,26 +55,3 @@ class Feet:
 def is_planted(still_s: float, since_hit_s: float, skill: float, wave: int, low_skill: float) -> bool:
     """``still_s`` (``Feet.update``), ``since_hit_s`` (seconds since the last hit), ``skill`` (0..1)."""
     return still_s >= PLANTED_S and since_hit_s <= HURT_S and skill < low_skill and wave <= PLANTED_WAVES
-
-
-def hold_off(world: World) -> int:
-    """Set the enemies that pushed deeper than ``HOLD_DEPTH`` into the player back to that depth (a boss
-    stays put); returns how many moved. An enemy on the player's centre cannot be shot: a bullet leaves
-    the muzzle at the player's edge and is 12 px further out by its first collision test."""
-    en = world.enemies
-    if not en.n:
-        return 0
-    p = world.player
-    xs, ys, r = en.view("x"), en.view("y"), en.view("radius")
-    dx, dy = xs - p.x, ys - p.y
-    d = np.hypot(dx, dy)
-    reach = r + p.stats.radius - HOLD_DEPTH
-    deep = np.flatnonzero((d < reach) & ~np.isin(en.view("kind"), world.prefabs.boss_kinds))
-    if not len(deep):
-        return 0
-    # one on the player's exact centre goes a way of its own (spread round the circle by its id)
-    fallback = (en.view("id")[deep] * 2.399963) % (2 * math.pi)
-    angle = np.where(d[deep] > 1e-6, np.arctan2(dy[deep], dx[deep]), fallback)
-    xs[deep] = np.clip(p.x + np.cos(angle) * reach[deep], r[deep], ARENA_W - r[deep])
-    ys[deep] = np.clip(p.y + np.sin(angle) * reach[deep], r[deep], ARENA_H - r[deep])
-    return len(deep)

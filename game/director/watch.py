@@ -27,7 +27,7 @@ first-time player needs faster than a plan can bring it.
 - **Rescue** – the HP bar falling fast under a crowd: ``rescue.Rescue`` shoves the crowd back, softens
   hits (folded into the damage factor above), holds director spawns and drops supply (its docstring).
 - **Planted** – a low-rated player standing still under hits in its first waves: ``planted.py`` softens
-  hits (folded in too) and holds the enemies on it at arm's length, where its shots land (its docstring).
+  hits (folded in too; its docstring).
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ import numpy as np
 
 from game.director.pacing import RELAX_MIN_S, Pacing, PacingState
 from game.director.planted import DAMAGE as PLANTED_DAMAGE
-from game.director.planted import Feet, hold_off, is_planted
+from game.director.planted import Feet, is_planted
 from game.director.rescue import Rescue
 from game.director.rules import COAST_HP, COAST_INTENSITY
 from game.director.spawner import MAX_GROUP, CreditSpawner, edge_point, live_cap_for
@@ -182,8 +182,6 @@ class PlayerWatch:
         since_hit = math.inf if tel.last_hit_time is None else world.time - tel.last_hit_time
         self.state.planted = is_planted(still_s, since_hit, tel.skill.value, world.wave, LOW_SKILL)
         self.state.planted_ticks += self.state.planted
-        if self.state.planted:
-            hold_off(world)
 
     def _comeback_due(self, director: Director, world: World) -> bool:
         """Whether a coasting player at eased pressure should get a decision now (``COMEBACK_S``)."""

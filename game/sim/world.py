@@ -133,6 +133,7 @@ class World:
         if len(dist) != self.enemies.n:  # an exploder went off: distances for those left
             dx, dy, dist = enemy_ai.to_player(self)
         enemy_ai.separate(self, DT)
+        enemy_ai.keep_off_player(self)  # those it moves still touch: ``dist`` stays right for contact hits
         grid = Grid(self.enemies.view("x"), self.enemies.view("y"), self._cell)
         weapons.prune_fx(self)
         weapons.update(self, inp, grid, DT)

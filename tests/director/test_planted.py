@@ -1,11 +1,11 @@
 """The planted reflex (``game/director/planted.py``): a low-rated player who stands still in the crowd in its
-first waves gets softer hits and the enemies on it held at arm's length, where its shots land; the ``still``
+first waves gets softer hits (the simulation holds the enemies on it at arm's length: tests/sim/
+test_body_contact.py); the ``still``
 bot (a player who never moves) lives through wave 1 with the director and dies under static difficulty."""
 
 from __future__ import annotations
 
 import json
-import math
 import os
 import subprocess
 import sys
@@ -20,6 +20,7 @@ from game.director import planted
 from game.director.director import Director
 from game.director.watch import LOW_SKILL
 from game.sim.config import TICK_HZ
+from game.sim.enemy_ai import BODY_DEPTH
 from game.sim.player import PlayerInput
 from game.sim.world import World
 
@@ -50,58 +51,6 @@ def test_when_a_player_counts_as_planted(
     assert planted.is_planted(still_s, since_hit_s, skill, wave, LOW_SKILL) is expected
 
 
-def _grunt_on_centre(w: World) -> int:
-    p = w.player
-    return w.spawn_enemy("grunt", p.x + 1.0, p.y)
-
-
-def _shoot(w: World, seconds: float, *, hold: bool) -> None:
-    """Aim at the grunt (while there is one) and fire for ``seconds``."""
-    p = w.player
-    for _ in range(round(seconds * TICK_HZ)):
-        p.iframes = 1.0  # the test is about the shots, not the contact hits
-        ex, ey = (w.enemies.view("x")[0], w.enemies.view("y")[0]) if w.enemies.n else (p.x + 1.0, p.y)
-        w.step(PlayerInput(aim_x=p.x + (ex - p.x) * 100.0, aim_y=p.y + (ey - p.y) * 100.0, shoot=True))
-        if hold:
-            planted.hold_off(w)
-
-
-def test_a_grunt_on_the_players_centre_cannot_be_shot_until_it_is_held_off() -> None:
-    w = quiet_world()
-    _grunt_on_centre(w)
-    _shoot(w, 1.0, hold=False)
-    assert w.enemies.n == 1 and w.enemies.view("hp")[0] == pytest.approx(30.0), "every shot flew out of it"
-    w2 = quiet_world()
-    _grunt_on_centre(w2)
-    _shoot(w2, 1.0, hold=True)
-    assert w2.stats.kills == 1, "held at arm's length, it dies to the same shots"
-
-
-def _places(w: World) -> dict[int, tuple[float, float]]:
-    en = w.enemies
-    return {
-        int(i): (float(x), float(y))
-        for i, x, y in zip(en.view("id"), en.view("x"), en.view("y"), strict=True)
-    }
-
-
-def test_hold_off_moves_only_what_is_deep_inside_the_player_and_never_a_boss() -> None:
-    w = quiet_world()
-    p = w.player
-    deep = w.spawn_enemy("grunt", p.x + 5.0, p.y)
-    edge = w.spawn_enemy("grunt", p.x, p.y + 30.0)  # touching, but not deep inside
-    far = w.spawn_enemy("grunt", p.x - 400.0, p.y)
-    boss = w.spawn_enemy("boss", p.x, p.y - 2.0)
-    before = _places(w)
-    assert planted.hold_off(w) == 1
-    after = _places(w)
-    reach = 16.0 + p.stats.radius - planted.HOLD_DEPTH
-    assert math.hypot(after[deep][0] - p.x, after[deep][1] - p.y) == pytest.approx(reach)
-    assert after[deep][0] > p.x, "pushed out the way it came in"
-    for i in (edge, far, boss):
-        assert after[i] == before[i]
-
-
 def _planted_run(mode: str, move: bool) -> tuple[Director, World]:
     """A quiet world: the player acts (the gentle opening ends), then stands (or walks) while a grunt sits
     on it for 3 s."""
@@ -128,7 +77,7 @@ def test_a_player_standing_in_the_crowd_gets_softer_hits_and_the_enemy_held_off(
     assert w.params.get("enemy_damage_mult") == pytest.approx(planted.DAMAGE)
     p = w.player
     gap = np.hypot(w.enemies.view("x") - p.x, w.enemies.view("y") - p.y)
-    assert gap.min() > 16.0 + p.stats.radius - planted.HOLD_DEPTH - 3.0, "no deeper than its reach"
+    assert gap.min() > 16.0 + p.stats.radius - BODY_DEPTH - 3.0, "no deeper than its reach"
     assert "standing still" in d.panel(w).watch
 
 
