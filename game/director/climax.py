@@ -25,7 +25,7 @@ from game.director.events import SURROUND_DEPTH, SURROUND_PREFAB, SURROUND_WALL,
 from game.director.spawner import SpawnPlacer, edge_point, toughen
 from game.sim.world import World
 
-CLIMAX_COOLDOWN_S = 45.0
+CLIMAX_COOLDOWN_S = 35.0
 CLIMAX_WINDOW_S = 45.0  # a climax followed by a peak within this long worked
 CLIMAX_OUTER_DEPTH = 320.0  # px past the first ring
 CLIMAX_TOUGH_PER_LEVEL = 0.1

@@ -132,7 +132,9 @@ MEND_INTENSITY = 0.15
 # more and under OVER_CEILING_DAMAGE_15S lost in 15 s: ``spike`` with the ``climax`` event (two tougher rings;
 # ``climax.py``), past the spike gap and a crowd the player is not clearing, which hold back a plain spike.
 # The strong bot cleared every crowd at range and went minutes without a peak (seeds 6000-6004: 7/10 windows).
-CLIMAX_DUE_S = 55.0
+# 40 s (and a 35 s cooldown: climax.py) leaves room for a second climax inside a 90 s window when the first
+# brings no peak; at 55 s / 45 s the first window missed on 2 of 10 tuning seeds.
+CLIMAX_DUE_S = 40.0
 CLIMAX_EVENT = "climax"
 
 _ANNOUNCER: dict[str, str] = {
