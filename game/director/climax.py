@@ -2,8 +2,8 @@
 
 The pacing loop peaks when intensity reaches ``pacing.PEAK_INTENSITY``. A strong player who clears every
 crowd at range and is never touched never gets there, however high pressure goes: minutes of Build Up with
-no Sustain Peak (the strong bot on seed 6003 went 4 minutes without one). Once ``rules.CLIMAX_DUE_S`` of the
-run passed without a peak, the rules director calls ``climax``:
+no Sustain Peak. Once ``rules.CLIMAX_DUE_S`` passed without a peak, the rules director calls ``climax`` with
+a ``hold`` (the rings are the peak; a x1.3 spike on top of them wore a level-3 player down):
 
 - the ``surround`` ring (the crowd trailing the player moved onto a ring just off screen, plus new runners),
 - a second ring of ``surround_size(wave)`` runners ``CLIMAX_OUTER_DEPTH`` px further out, which reaches the
@@ -25,7 +25,7 @@ from game.director.events import SURROUND_DEPTH, SURROUND_PREFAB, SURROUND_WALL,
 from game.director.spawner import SpawnPlacer, edge_point, toughen
 from game.sim.world import World
 
-CLIMAX_COOLDOWN_S = 35.0
+CLIMAX_COOLDOWN_S = 30.0
 CLIMAX_WINDOW_S = 45.0  # a climax followed by a peak within this long worked
 CLIMAX_OUTER_DEPTH = 320.0  # px past the first ring
 CLIMAX_TOUGH_PER_LEVEL = 0.1

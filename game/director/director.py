@@ -365,6 +365,10 @@ class Director:
             self.trajectory.decision(rec)
 
     # ------------------------------------------------------------------ what the UI reads
+    def announce(self, line: str) -> None:
+        """Queue a line for the announcer toast (the watch's hints to the player)."""
+        self._announce.append(line)
+
     def pop_announcements(self) -> list[str]:
         """Announcer lines that landed since the last call (for the toast), oldest first."""
         out = list(self._announce)

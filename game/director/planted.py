@@ -11,7 +11,9 @@ die (the novice walks away from them and shoots them as they follow).
 So while a player rated under ``watch.LOW_SKILL``, in its first ``PLANTED_WAVES`` waves, has stayed within
 ``PLANTED_PX`` of one spot for ``PLANTED_S`` s and was hit in the last ``HURT_S`` s, the director:
 
-- softens enemy hits by ``DAMAGE`` (folded into the watch's damage factor).
+- softens enemy hits by ``DAMAGE`` (folded into the watch's damage factor);
+- tells the player to move (``HINT``, the announcer toast, at most every ``HINT_GAP_S``): the advice the
+  game-over screen gives comes too late for the run it is about.
 
 The enemies on it are held at arm's length by the simulation itself now, for every player and mode
 (``game.sim.enemy_ai.keep_off_player``: they still touch, but sit no deeper than ``BODY_DEPTH`` inside its
@@ -34,6 +36,8 @@ PLANTED_PX = 40.0  # the player stands still while it stays within this of where
 PLANTED_S = 1.5  # ... for at least this long ...
 HURT_S = 3.0  # ... and took a hit within this many seconds
 PLANTED_WAVES = 2  # the reflex covers a run's first waves (a first-time player's)
+HINT = "Keep moving (WASD): standing still, they swarm you"  # the toast when the mercy comes on ...
+HINT_GAP_S = 20.0  # ... at most this often
 DAMAGE = 0.25  # enemy hits x this while planted (as in the gentle opening: watch.GRACE_DAMAGE)
 
 

@@ -13,7 +13,7 @@ Policy, first match wins:
 3. **Boss fight** – a boss is alive: ``hold`` (``ease_off`` under ``BOSS_LOW_HP``, or above the flow band
    under ``BOSS_OVER_HP``; ``raise`` for a player coasting through it untouched); the boss is the pressure.
 4. **Pacing windows** – Sustain Peak, Peak Fade and Relax are the pacing loop's job: ``hold``.
-5. **Build Up** – peak debt first: ``CLIMAX_DUE_S`` without a Sustain Peak, ``spike`` with ``climax``
+5. **Build Up** – peak debt first: ``CLIMAX_DUE_S`` without a Sustain Peak, ``hold`` with ``climax``
    (``climax_due``). Then the skill estimate (``snapshot.skill``) sets a pressure ceiling
    (``pressure_ceiling``).
    Coasting (intensity under ``COAST_INTENSITY``, HP at least ``COAST_HP``, under ``COAST_DAMAGE_15S`` lost
@@ -129,13 +129,15 @@ SURROUND_HP = 0.8
 # MEND_INTENSITY) and untouched in 30 s in Build Up, its hold drops ``supply`` (``mend_due``).
 MEND_INTENSITY = 0.15
 # Peak debt: CLIMAX_DUE_S without a Sustain Peak (``since_peak_s``) in Build Up, the player at PEAK_DUE_HP or
-# more and under OVER_CEILING_DAMAGE_15S lost in 15 s: ``spike`` with the ``climax`` event (two tougher rings;
+# more and under OVER_CEILING_DAMAGE_15S lost in 15 s: ``hold`` with the ``climax`` event (two tougher rings;
 # ``climax.py``), past the spike gap and a crowd the player is not clearing, which hold back a plain spike.
 # The strong bot cleared every crowd at range and went minutes without a peak (seeds 6000-6004: 7/10 windows).
-# 40 s (and a 35 s cooldown: climax.py) leaves room for a second climax inside a 90 s window when the first
+# 40 s (and a 30 s cooldown: climax.py) leaves room for a second climax inside a 90 s window when the first
 # brings no peak; at 55 s / 45 s the first window missed on 2 of 10 tuning seeds.
 CLIMAX_DUE_S = 40.0
 CLIMAX_EVENT = "climax"
+CLIMAX_PRESSURE: Pressure = "hold"  # the rings are the peak: pressure itself holds (a x1.3 spike on top of them
+# wore a level-3 strong player down in 20 s: seed 7001)
 
 _ANNOUNCER: dict[str, str] = {
     "ease_off": "Catch your breath.",
@@ -260,7 +262,7 @@ def _choose(s: DirectorSituation, p: Preset = NORMAL) -> tuple[Pressure, str]:
     if s.pacing is not PacingState.BUILD_UP:
         return "hold", f"pacing is in {s.pacing.value}: let the loop run"
     if climax_due(s):
-        return "spike", f"{s.since_peak_s:.0f}s without a peak: bring the climax"
+        return CLIMAX_PRESSURE, f"{s.since_peak_s:.0f}s without a peak: bring the climax"
     ceiling = pressure_ceiling(snap.skill, p)
     proven = snap.skill >= EARLY_SPIKE_SKILL or (
         snap.spawned_per_min > 0
@@ -351,8 +353,9 @@ def decide(s: DirectorSituation, p: Preset = NORMAL) -> dict[str, Any]:
                 plan["tier"] = KNOB["tier"].clamp(k.tier + 1.0)
         if pressure == "spike" and SPIKE_EVENT in s.events:
             plan["event"] = SPIKE_EVENT
-    if pressure == "spike" and climax_due(s):
+    if pressure == CLIMAX_PRESSURE and climax_due(s):
         plan["event"] = CLIMAX_EVENT
+        plan["announcer"] = _ANNOUNCER["spike"]
     elif pressure != "ease_off" and SURROUND_EVENT in s.events and surround_due(s, p):
         plan["event"] = SURROUND_EVENT
     elif pressure == "hold" and EASE_EVENT in s.events and mend_due(s):

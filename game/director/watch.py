@@ -40,7 +40,7 @@ import numpy as np
 
 from game.director.pacing import RELAX_MIN_S, Pacing, PacingState
 from game.director.planted import DAMAGE as PLANTED_DAMAGE
-from game.director.planted import Feet, is_planted
+from game.director.planted import HINT, HINT_GAP_S, Feet, is_planted
 from game.director.rescue import Rescue
 from game.director.rules import COAST_HP, COAST_INTENSITY
 from game.director.spawner import MAX_GROUP, CreditSpawner, edge_point, live_cap_for
@@ -103,6 +103,7 @@ class WatchState:
     last_cue: float = -1e9  # game time of the last comeback cue (``COMEBACK_S``)
     planted: bool = False  # a low-rated player standing still under hits (``planted.py``): its mercy is on
     planted_ticks: int = 0  # ticks the planted mercy has been on, this run
+    last_hint: float = -1e9  # game time of the last "keep moving" toast (``planted.HINT``)
 
 
 def describe(st: WatchState) -> str:
@@ -180,8 +181,12 @@ class PlayerWatch:
         p = world.player
         still_s = self.feet.update(p.x, p.y, world.time)
         since_hit = math.inf if tel.last_hit_time is None else world.time - tel.last_hit_time
+        was = self.state.planted
         self.state.planted = is_planted(still_s, since_hit, tel.skill.value, world.wave, LOW_SKILL)
         self.state.planted_ticks += self.state.planted
+        if self.state.planted and not was and world.time - self.state.last_hint >= HINT_GAP_S:
+            self.state.last_hint = world.time
+            director.announce(HINT)
 
     def _comeback_due(self, director: Director, world: World) -> bool:
         """Whether a coasting player at eased pressure should get a decision now (``COMEBACK_S``)."""

@@ -45,7 +45,8 @@ def test_pacing_counts_the_time_since_the_last_peak() -> None:
 
 def test_an_owed_peak_is_a_climax_past_the_spike_gap() -> None:
     owed = rules.decide(_situation(rules.CLIMAX_DUE_S + 1))
-    assert owed["pressure"] == "spike" and owed["event"] == rules.CLIMAX_EVENT, owed
+    assert owed["pressure"] == "hold" and owed["event"] == rules.CLIMAX_EVENT, owed
+    assert owed["announcer"], "the climax is announced"
     young = rules.decide(_situation(rules.CLIMAX_DUE_S - 5))
     assert young.get("event") != rules.CLIMAX_EVENT, young
 

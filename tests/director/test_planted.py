@@ -79,11 +79,13 @@ def test_a_player_standing_in_the_crowd_gets_softer_hits_and_the_enemy_held_off(
     gap = np.hypot(w.enemies.view("x") - p.x, w.enemies.view("y") - p.y)
     assert gap.min() > 16.0 + p.stats.radius - BODY_DEPTH - 3.0, "no deeper than its reach"
     assert "standing still" in d.panel(w).watch
+    assert d.pop_announcements() == [planted.HINT], "the player is told to move, once"
 
 
 def test_a_player_who_keeps_walking_or_plays_static_gets_no_such_mercy() -> None:
     walker, w = _planted_run("rules", move=True)
     assert walker.watch.state.planted_ticks == 0
+    assert planted.HINT not in walker.pop_announcements()
     assert w.params.get("enemy_damage_mult") == pytest.approx(1.0)
     static, w2 = _planted_run("static", move=False)
     assert static.watch.state.planted_ticks == 0
