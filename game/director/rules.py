@@ -136,7 +136,7 @@ MEND_INTENSITY = 0.15
 # brings no peak; at 55 s / 45 s the first window missed on 2 of 10 tuning seeds.
 CLIMAX_DUE_S = 40.0
 CLIMAX_EVENT = "climax"
-CLIMAX_PRESSURE: Pressure = "hold"  # the rings are the peak: pressure itself holds (a x1.3 spike on top of them
+CLIMAX_PRESSURE: Pressure = "hold"  # the rings are the peak: pressure holds (a x1.3 spike on top of them
 # wore a level-3 strong player down in 20 s: seed 7001)
 
 _ANNOUNCER: dict[str, str] = {
