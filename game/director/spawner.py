@@ -19,8 +19,9 @@ cap), so the next mob is on its way when the rest ends instead of trickling in w
 Variety: the same prefab fills at most ``VARIETY_RUN`` groups in a row while another card is affordable, and
 a card so cheap that a full group would barely dent the bank is skipped when a pricier one is affordable.
 Boss waves bring the boss, as in static mode, unless the plans have eased pressure below
-``BOSS_MIN_PRESSURE`` (a plan may still call the ``boss`` event). Positions are just off-screen, biased to
-the player's rear and flanks relative to where they move (or aim, when standing still).
+``BOSS_MIN_PRESSURE`` (a plan may still call the ``boss`` event); while a boss is alive the crowd beside it
+is held to ``BOSS_CROWD_SHARE`` of the caps. Positions are just off-screen, biased to the player's rear and
+flanks relative to where they move (or aim, when standing still).
 """
 
 from __future__ import annotations
@@ -59,6 +60,8 @@ TOO_CHEAP_GROUPS = 2.0  # a card is "too cheap" when the bank holds this many fu
 BUILD_UP_BURST_S = 4.0  # a Build Up after a Relax starts with this many seconds of income at once
 DRAW_WAIT_S = 3.0  # below pressure 1, a group is sized to the bank plus this many seconds of income
 BANK_MAX_S = 20.0  # the bank never holds more than this many seconds of build-up income
+BOSS_CROWD_SHARE = 0.5  # while a boss is alive the crowd may fill only this share of the caps (L4D holds its
+# mobs back while a Tank is up): the strong bot died twice in boss fights at pressure 3 with 60+ adds
 BOSS_MIN_PRESSURE = 0.6  # a boss wave's boss stays home while the director has eased pressure below this
 SPAWN_MARGIN = 30.0  # keep spawns this far inside the arena walls
 OFFSCREEN_MARGIN = 60.0  # spawn at least this far past the screen edge
@@ -195,6 +198,8 @@ class CreditSpawner:
             return
         cap = live_cap_for(self.knobs.pressure, self.live_cap)
         cap = min(cap, self.clear_cap)
+        if world.enemies.n and np.isin(world.enemies.view("kind"), world.prefabs.boss_kinds).any():
+            cap = int(cap * BOSS_CROWD_SHARE)  # the boss is the pressure: half the crowd beside it
         room = (cap if self.crowd_cap is None else min(cap, self.crowd_cap)) - world.enemies.n
         if room <= 0:
             return
