@@ -3,8 +3,8 @@
 Damage by source ("contact" from enemies touching the player, "projectile" from ranged enemies' shots,
 anything a mod names), shots fired and shots that hit, kills and spawns per prefab, the lowest HP reached,
 and how the player moved (``step``, once per tick: the distance walked and the ticks it stood still, i.e.
-within ``STILL_PX`` of where it stopped for ``STILL_S`` s or more: the director's planted reflex reads a
-player standing still the same way). Plain data, no world reference: it is
+within ``planted.PLANTED_PX`` of where it stopped for ``STILL_S`` s or more, read by ``planted.Feet`` as
+the director's planted reflex reads it). Plain data, no world reference: it is
 read after the run is over.
 """
 
@@ -16,8 +16,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from game.director.planted import PLANTED_PX as STILL_PX
 from game.director.planted import PLANTED_S as STILL_S
+from game.director.planted import Feet
 from game.sim import events as ev
 from game.sim.config import TICK_HZ
 
@@ -36,7 +36,7 @@ class RunLedger:
     still_ticks: int = 0  # ... of them standing still
     walked: float = 0.0  # arena units the player moved
     _at: tuple[float, float] | None = field(default=None, repr=False)  # the last position
-    _stop: tuple[float, float, int] | None = field(default=None, repr=False)  # where it stopped, and when
+    _feet: Feet = field(default_factory=Feet, repr=False)  # where it stopped, and since when
 
     def collect(self, events: Iterable[ev.Event]) -> None:
         for e in events:
@@ -60,10 +60,7 @@ class RunLedger:
         if self._at is not None:
             self.walked += math.hypot(x - self._at[0], y - self._at[1])
         self._at = (x, y)
-        stop = self._stop
-        if stop is None or math.hypot(x - stop[0], y - stop[1]) > STILL_PX:
-            self._stop = stop = (x, y, self.ticks)
-        if self.ticks - stop[2] >= STILL_S * TICK_HZ:
+        if self._feet.update(x, y, self.ticks / TICK_HZ) >= STILL_S - 1e-9:
             self.still_ticks += 1
 
     @property

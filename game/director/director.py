@@ -28,6 +28,7 @@ from game.director.pacing import Pacing, PacingState
 from game.director.panel import HISTORY_HZ, DirectorPanel, IntensityHistory, build_panel
 from game.director.pipeline import Pending, collect, decision_record, vet_reply
 from game.director.plan import DirectorKnobs, DirectorPlan
+from game.director.routing import DirectorSpawner
 from game.director.rules import RulesSource
 from game.director.saturation import Saturation, log_changes, saturation
 from game.director.source import DirectorSituation, PlanReply, PlanRequest, PlanSource
@@ -391,17 +392,3 @@ class Director:
 
     def panel(self, world: World) -> DirectorPanel:
         return build_panel(self, world)
-
-
-class DirectorSpawner:
-    """The world's spawner: routes to the static ``WaveSpawner`` or the ``CreditSpawner`` by mode."""
-
-    def __init__(self, director: Director) -> None:
-        self._director = director
-
-    def on_wave_start(self, world: World, wave: int) -> None:
-        self._director.active_spawner().on_wave_start(world, wave)
-        self._director.request_now(supersede=False)  # a slow model's reply in flight still lands
-
-    def update(self, world: World, dt: float) -> None:
-        self._director.active_spawner().update(world, dt)

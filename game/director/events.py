@@ -161,9 +161,7 @@ class EventRegistry:
 
 
 def no_boss(world: World) -> str | None:
-    boss_kinds = world.prefabs.boss_kinds
-    kinds = world.enemies.view("kind")
-    return "a boss is already alive" if any((kinds == k).any() for k in boss_kinds) else None
+    return "a boss is already alive" if world.boss_alive() else None
 
 
 def spawn_boss(world: World, placer: SpawnPlacer) -> None:

@@ -198,7 +198,7 @@ class CreditSpawner:
             return
         cap = live_cap_for(self.knobs.pressure, self.live_cap)
         cap = min(cap, self.clear_cap)
-        if world.enemies.n and np.isin(world.enemies.view("kind"), world.prefabs.boss_kinds).any():
+        if world.boss_alive():
             cap = int(cap * BOSS_CROWD_SHARE)  # the boss is the pressure: half the crowd beside it
         room = (cap if self.crowd_cap is None else min(cap, self.crowd_cap)) - world.enemies.n
         if room <= 0:

@@ -168,13 +168,11 @@ class Telemetry:
         en = world.enemies
         now = world.time
         near = 0
-        boss_alive = False
         elites = 0
         if en.n:
             d2 = (en.view("x") - p.x) ** 2 + (en.view("y") - p.y) ** 2
             near = int((d2 < NEAR_RADIUS * NEAR_RADIUS).sum())
             elites = int(en.view("elite").sum())
-            boss_alive = bool(np.isin(en.view("kind"), world.prefabs.boss_kinds).any())
         shots = self.window_sum(_SHOTS, WINDOW_S)
         hits = self.window_sum(_HITS, WINDOW_S)
         accuracy = min(1.0, hits / shots) if shots else 0.0
@@ -202,7 +200,7 @@ class Telemetry:
             enemies_alive=en.n,
             enemies_near=near,
             elites_alive=elites,
-            boss_alive=boss_alive,
+            boss_alive=world.boss_alive(),
             seconds_since_hit=_since(now, self.last_hit_time),
             upgrades=sum(world.stacks.values()),
             player_dps=round(dps, 2),

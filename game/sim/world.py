@@ -272,6 +272,11 @@ class World:
             self.emit(ev.LevelUp(p.level))
 
     # ------------------------------------------------------------------ world commands (prefab whitelist)
+    def boss_alive(self) -> bool:
+        """Whether any boss prefab is alive."""
+        en = self.enemies
+        return bool(en.n) and bool(np.isin(en.view("kind"), self.prefabs.boss_kinds).any())
+
     def spawn_enemy(
         self, prefab: str, x: float, y: float, *, elite: bool = False, source: str = "world"
     ) -> int:
