@@ -21,8 +21,8 @@ from __future__ import annotations
 
 import math
 
-from game.director.events import SURROUND_DEPTH, SURROUND_PREFAB, SURROUND_WALL, spawn_surround, surround_size
-from game.director.spawner import SpawnPlacer, edge_point, toughen
+from game.director.events import SURROUND_DEPTH, spawn_ring, spawn_surround, surround_size
+from game.director.spawner import SpawnPlacer, toughen
 from game.sim.world import World
 
 CLIMAX_COOLDOWN_S = 30.0
@@ -43,7 +43,6 @@ class Climax:
         self.strength = 1.0
         self.fired_at: float | None = None
         self.peak_at = -math.inf
-        self.fired = 0
 
     def note_peak(self, time: float) -> None:
         self.peak_at = time
@@ -61,13 +60,8 @@ class Climax:
         if not self.worked():
             self.strength = min(CLIMAX_MAX_STRENGTH, self.strength * CLIMAX_STEP)
         self.fired_at = world.time
-        self.fired += 1
         first = world.enemies.n
         spawn_surround(world, placer)
-        n = surround_size(world.wave)
         start = float(world.rng.uniform(0.0, 2.0 * math.pi))
-        for i in range(n):
-            angle = start + 2.0 * math.pi * i / n
-            x, y = edge_point(world, angle, SURROUND_DEPTH + CLIMAX_OUTER_DEPTH, SURROUND_WALL)
-            world.spawn_enemy(SURROUND_PREFAB, x, y, source="director")
+        spawn_ring(world, surround_size(world.wave), start, SURROUND_DEPTH + CLIMAX_OUTER_DEPTH)
         toughen(world, first, self.toughness(world.player.level))

@@ -200,8 +200,15 @@ def spawn_surround(world: World, placer: SpawnPlacer) -> None:
         xs[moved[i]], ys[moved[i]] = edge_point(
             world, start + 2.0 * math.pi * i / len(moved), SURROUND_DEPTH, SURROUND_WALL
         )
-    for i in range(new):
-        x, y = edge_point(world, start + 2.0 * math.pi * (i + 0.5) / new, SURROUND_DEPTH, SURROUND_WALL)
+    spawn_ring(world, new, start, SURROUND_DEPTH, offset=0.5)  # half a step between the moved ones
+
+
+def spawn_ring(world: World, n: int, start: float, depth: float, offset: float = 0.0) -> None:
+    """``n`` new ``SURROUND_PREFAB`` enemies evenly round the player, ``depth`` px past the screen edge, the
+    first ``offset`` steps past angle ``start`` (the ``surround`` ring's new runners; the ``climax``'s outer
+    ring)."""
+    for i in range(n):
+        x, y = edge_point(world, start + 2.0 * math.pi * (i + offset) / n, depth, SURROUND_WALL)
         world.spawn_enemy(SURROUND_PREFAB, x, y, source="director")
 
 
