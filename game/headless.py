@@ -7,10 +7,10 @@ from collections.abc import Callable
 
 from pydantic import BaseModel
 
-from game.bot import Bot, SkillName
 from game.sim.config import TICK_HZ
 from game.sim.player import IDLE
 from game.sim.world import World
+from game.zoo import make_player
 
 
 class RunSummary(BaseModel):
@@ -60,7 +60,7 @@ def summarize(world: World, wall_s: float, bot: str | None) -> RunSummary:
 def run_headless(
     seed: int = 0,
     seconds: float = 60.0,
-    bot: SkillName | None = "average",
+    bot: str | None = "average",
     *,
     world: World | None = None,
     respawn: bool = False,
@@ -68,7 +68,7 @@ def run_headless(
 ) -> RunSummary:
     """Play ``seconds`` of game time (or until death) and return the summary."""
     w = world if world is not None else World(seed=seed, respawn=respawn)
-    player = Bot(bot, seed=seed) if bot else None
+    player = make_player(bot, seed) if bot else None
     max_ticks = round(seconds * TICK_HZ)
     start = time.perf_counter()
     while w.tick < max_ticks and w.phase != "dead":

@@ -8,16 +8,23 @@ from pathlib import Path
 from pydantic import BaseModel, Field
 
 from coreai.llm.registry import BACKENDS
-from game.bot import SKILL_NAMES, SkillName
+from game.zoo import GROUPS, UnknownPlayer, resolve
 
-BotName = SkillName
+
+def _player_model(name: str) -> str:
+    """argparse type for --bot: a player model's name (game.zoo), refused in player words."""
+    try:
+        resolve(name)
+    except UnknownPlayer as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from exc
+    return name
 
 
 class LaunchOptions(BaseModel):
     headless: bool = False
     seconds: float | None = Field(None, gt=0, description="Stop after this much game time.")
     seed: int | None = None
-    bot: BotName | None = None
+    bot: str | None = Field(None, description="a player model's name (game.zoo): a bot plays")
     json_summary: bool = False
     fullscreen: bool = False
     mute: bool = False
@@ -36,7 +43,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--headless", action="store_true", help="no window: simulate as fast as possible")
     p.add_argument("--seconds", type=float, default=None, help="stop after N seconds of game time")
     p.add_argument("--seed", type=int, default=None, help="RNG seed (same seed + same inputs = same run)")
-    p.add_argument("--bot", choices=list(SKILL_NAMES), default=None, help="let a bot play")
+    p.add_argument(
+        "--bot",
+        type=_player_model,
+        default=None,
+        metavar="MODEL",
+        help=f"let a bot play: {', '.join(GROUPS['all'])} (python -m game.eval players describes them)",
+    )
     p.add_argument(
         "--json", dest="json_summary", action="store_true", help="print a JSON run summary on exit"
     )

@@ -12,7 +12,6 @@ from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
-from game.bot import SkillName
 from game.director.director import STATIC, Director
 from game.director.memory import DirectorMemory
 from game.director.metrics import DirectedMetrics, FlowMeter
@@ -41,7 +40,7 @@ def attach_trajectory(
     director: Director,
     *,
     seed: int,
-    bot: SkillName | None,
+    bot: str | None,
     seconds: float,
     respawn: bool,
     path: Path | None = None,
@@ -66,7 +65,7 @@ def attach_trajectory(
 def run_directed(
     seed: int,
     seconds: float,
-    bot: SkillName,
+    bot: str,
     mode: str = "rules",
     *,
     respawn: bool = True,

@@ -26,7 +26,6 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from coreai.errors import CorruptSaveError, PersistenceError
 from coreai.paths import saves_path
 from coreai.persist import loads_json
-from game.bot import SkillName
 from game.director.telemetry import GameSessionSnapshot
 from game.headless import RunSummary
 
@@ -44,7 +43,7 @@ class TrajectoryHeader(BaseModel):
     version: Literal[1] = 1  # VERSION; another version is refused
     run_id: str = Field(max_length=200)
     seed: int = Field(ge=0, le=2**63 - 1)
-    bot: SkillName | None  # None: a human played (such a run cannot replay)
+    bot: str | None = Field(max_length=200)  # a player model (game.zoo); None: a human played (no replay)
     mode: str = Field(min_length=1, max_length=64)
     seconds: float = Field(ge=0, le=MAX_REPLAY_SECONDS, allow_inf_nan=False)  # 0: open-ended play
     respawn: bool = True

@@ -26,7 +26,6 @@ import arcade
 from arcade.types import Color
 from loguru import logger
 
-from game.bot import Bot
 from game.render import palette
 from game.render.camera import CameraRig
 from game.render.hud import Hud
@@ -37,6 +36,7 @@ from game.sim.config import ARENA_H, ARENA_W, BOSS_EVERY, DT
 from game.sim.world import World
 from game.views.base import AppView
 from game.views.input import HumanInput
+from game.zoo import Policy
 
 if TYPE_CHECKING:
     from game.app import GameApp
@@ -69,7 +69,7 @@ class ArenaView(AppView):
         self.run_start_hooks: list[RunStartHook] = []
         self.activity_source: Callable[[], str] | None = None
         self.world: World | None = None
-        self.bot: Bot | None = None
+        self.bot: Policy | None = None
         self.scene: Scene | None = None
         self.hud: Hud | None = None
         self._scene_key: tuple[object, ...] | None = None
@@ -107,7 +107,7 @@ class ArenaView(AppView):
         )
 
     # ------------------------------------------------------------------ runs
-    def start_run(self, world: World, bot: Bot | None) -> None:
+    def start_run(self, world: World, bot: Policy | None) -> None:
         self.world = world
         self.bot = bot
         key = tuple((n, world.prefabs.get(n)) for n in world.prefabs.names)
