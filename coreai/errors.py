@@ -169,6 +169,11 @@ class PurchaseRefused(CommandRejected):
         self.item = item
 
 
+class UnknownPlayerModel(CoreAIError, ValueError):
+    """A player model (bot) name that is neither built in (``game.zoo``) nor an importable
+    ``package.module:Factory``; the message lists the known names."""
+
+
 class MainLoopTimeout(CoreAIError):
     def __init__(self, what: str, cause: str, timeout_s: float, *, trace_id: str | None = None) -> None:
         super().__init__(

@@ -19,6 +19,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
+from coreai.errors import UnknownPlayerModel as UnknownPlayer
 from game.bot import LADDER, Bot
 from game.sim.player import PlayerInput
 from game.sim.world import World
@@ -69,17 +70,13 @@ def _first_line(cls: type) -> str:
 
 MODELS: dict[str, PlayerModel] = {
     **{n: PlayerModel(n, line, _bot(n)) for n, line in _LADDER_LINES.items()},
-    **{n: PlayerModel(n, _first_line(cls), cls) for n, cls in _ZOO},
+    **{n: PlayerModel(n, cls.summary, cls) for n, cls in _ZOO},
 }
 GROUPS: dict[str, tuple[str, ...]] = {
     "ladder": LADDER,
     "zoo": tuple(n for n, _ in _ZOO),
     "all": (*LADDER, "still", *(n for n, _ in _ZOO)),
 }
-
-
-class UnknownPlayer(ValueError):
-    """A player model name that is neither built in nor an importable ``module:Factory``."""
 
 
 def is_external(name: str) -> bool:
@@ -98,7 +95,7 @@ def resolve(name: str) -> PlayerModel:
             raise UnknownPlayer(
                 f"player model {name!r}: cannot load {attr!r} from {module!r} ({exc})"
             ) from exc
-        return PlayerModel(name, _first_line(factory), factory)
+        return PlayerModel(name, getattr(factory, "summary", "") or _first_line(factory), factory)
     raise UnknownPlayer(
         f"unknown player model {name!r}; known: {', '.join(GROUPS['all'])} (or module:Factory)"
     )

@@ -20,6 +20,8 @@ from game.zoo.sense import Model, crowd, unit, wall_push
 class Charger(Model):
     """Runs straight at the nearest enemy, gun blazing, and dashes into it."""
 
+    summary = "runs straight at the nearest enemy, shooting, and dashes into it"
+
     reaction_ticks = 8
     aim_error = 0.2
     salt = 1
@@ -43,6 +45,8 @@ class Charger(Model):
 class Camper(Model):
     """Walks to the nearest wall and parks against it, shooting; it only slides along the wall when an
     enemy touches it."""
+
+    summary = "parks against the nearest wall and shoots; slides along it only when touched"
 
     reaction_ticks = 14
     aim_error = 0.35
@@ -85,6 +89,8 @@ class Afk(Model):
     """Plays like the weak bot, but lets go of every key now and then (the phone, a drink): 3-8 s idle
     every 10-25 s of play."""
 
+    summary = "the weak bot, but lets go of every key for 3-8 s every 10-25 s"
+
     salt = 3
 
     def __init__(self, seed: int = 0) -> None:
@@ -113,6 +119,8 @@ class Afk(Model):
 class Panicker(Model):
     """Fights like the average bot until its HP drops under 40%; then, with an enemy near, it stops
     shooting and runs straight away from the crowd, dashing whenever it can (into walls too)."""
+
+    summary = "fights like the average bot; under 40% HP it stops shooting and flees, dashing"
 
     reaction_ticks = 7
     salt = 4
@@ -150,6 +158,8 @@ class Panicker(Model):
 class Dasher(Model):
     """The average bot's movement, but it dashes at every chance, wherever it happens to be heading."""
 
+    summary = "the average bot's moves, dashing at every chance"
+
     salt = 5
 
     def __init__(self, seed: int = 0) -> None:
@@ -173,6 +183,8 @@ class Dasher(Model):
 class Stick(Model):
     """A gamepad thumb: the weak bot's intent through a stick that only knows 8 directions, for moving and
     for aiming, re-read every 12 ticks."""
+
+    summary = "a gamepad thumb: moves and aims in 8 directions only, re-read every 12 ticks"
 
     salt = 6
     reaction_ticks = 12
@@ -213,6 +225,8 @@ class Looter(Model):
     """Greedy: always walking to the nearest pickup (coins, XP, health) wherever it lies, whatever stands
     in the way; with none on the floor it walks at the crowd."""
 
+    summary = "always walks to the nearest pickup, whatever stands in the way"
+
     salt = 7
     reaction_ticks = 9
 
@@ -232,6 +246,8 @@ class Looter(Model):
 class Circler(Model):
     """Runs laps around the middle of the arena at full speed, shooting at the nearest enemy; never goes
     for a pickup on purpose and never stops."""
+
+    summary = "runs laps around the middle of the arena, never stops, never seeks pickups"
 
     salt = 8
     reaction_ticks = 6
@@ -257,6 +273,8 @@ class Wanderer(Model):
     """Explores: walks to one random spot of the arena after another, shooting at whatever is nearest,
     paying no attention to danger."""
 
+    summary = "walks from one random spot to the next, shooting, ignoring danger"
+
     salt = 9
     reaction_ticks = 12
     aim_error = 0.3
@@ -278,6 +296,8 @@ class Wanderer(Model):
 class Sniper(Model):
     """Keeps its distance: backs away from anything closer than 450 px (steering off walls) and shoots
     with a steady hand."""
+
+    summary = "keeps 450 px from everything and shoots with a steady hand"
 
     salt = 10
     reaction_ticks = 5

@@ -64,6 +64,7 @@ def wall_push(world: World, margin: float) -> tuple[float, float]:
 class Model:
     """The shared base: reaction delay, aim with a spread, random upgrade picks (models override)."""
 
+    summary = ""  # one line: how this model plays (the registry and the README list it)
     reaction_ticks = 10  # re-decide every N ticks, hold the input in between
     aim_error = 0.3  # radians, standard deviation of the aim around the target
     salt = 0  # mixed into the seed so two models on one seed draw differently
