@@ -30,6 +30,7 @@ def run_headless_cli(options: LaunchOptions, seed: int) -> RunSummary:
         return summary
     from game.ai.session import AiSession
     from game.headless import run_headless
+    from game.hook_guard import HookGuard
     from game.sim.config import DT
 
     session = AiSession(options, configure_logs=False)  # run() already set headless logging
@@ -45,9 +46,11 @@ def run_headless_cli(options: LaunchOptions, seed: int) -> RunSummary:
         real_time = llm_director or options.mcp
         started = time.perf_counter()
 
+        guard = HookGuard()  # as in the window: a faulty hook is logged, the run goes on
+
         def tick(w: object) -> None:
-            session.on_tick(world, world.events)
-            session.on_frame(world, DT)
+            guard.call(session.on_tick, world, world.events)
+            guard.call(session.on_frame, world, DT)
             if real_time:
                 ahead = world.time - (time.perf_counter() - started)
                 if ahead > 0:
