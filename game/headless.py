@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable
 
@@ -66,10 +67,11 @@ def run_headless(
     respawn: bool = False,
     on_tick: Callable[[World], None] | None = None,
 ) -> RunSummary:
-    """Play ``seconds`` of game time (or until death) and return the summary."""
+    """Play ``seconds`` of game time (or until death; ``math.inf``: until interrupted) and return the
+    summary."""
     w = world if world is not None else World(seed=seed, respawn=respawn)
     player = Bot(bot, seed=seed) if bot else None
-    max_ticks = round(seconds * TICK_HZ)
+    max_ticks = math.inf if math.isinf(seconds) else round(seconds * TICK_HZ)
     start = time.perf_counter()
     while w.tick < max_ticks and w.phase != "dead":
         if w.phase == "upgrade":
