@@ -77,7 +77,7 @@ class ModManager:
         self.versions = VersionStore(max_versions=self.settings.max_versions)
         self.prefs = PrefsFile()
         self._sup = Supervisor(host, self.settings, self.versions, self.prefs, self._state, clock)
-        self._console = Console(host, self.settings, self._state, self._sup.on_report)
+        self._console = Console(host, self.settings, self._state, self._sup.on_report, self._sup.timers)
         self._reg = ModRegistry(self.roots, self.user_root, self.settings, self._sup, self.prefs)
         self._slots = self._reg.slots
         self._rr = 0
