@@ -6,16 +6,18 @@ import math
 import time
 from collections.abc import Callable
 
-from pydantic import BaseModel
+from pydantic import Field
 
+from coreai.persist import SaveModel
 from game.bot import Bot, SkillName
 from game.sim.config import TICK_HZ
 from game.sim.player import IDLE
 from game.sim.world import World
 
 
-class RunSummary(BaseModel):
-    """What ``--json`` prints and what the run history stores."""
+class RunSummary(SaveModel):
+    """What ``--json`` prints and what the run history stores (a key it does not know makes a saved one
+    invalid: ``SaveModel``)."""
 
     seed: int
     seconds: float
@@ -29,10 +31,11 @@ class RunSummary(BaseModel):
     ticks_per_second: float
     level: int = 1
     bot: str | None = None
-    upgrades: dict[str, int] = {}
-    weapons: list[str] = []  # held at the end, in slot order (evolved ones under their evolved key)
-    weapon_levels: dict[str, int] = {}
-    evolutions: list[str] = []
+    upgrades: dict[str, int] = Field(default_factory=dict)
+    # held at the end, in slot order (evolved ones under their evolved key)
+    weapons: list[str] = Field(default_factory=list)
+    weapon_levels: dict[str, int] = Field(default_factory=dict)
+    evolutions: list[str] = Field(default_factory=list)
     died: bool = False
 
 
