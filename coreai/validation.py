@@ -53,6 +53,11 @@ def _field(loc: tuple[int | str, ...], flags: bool) -> str:
     return ".".join(f"[{p}]" if isinstance(p, int) else str(p) for p in loc).replace(".[", "[")
 
 
+def _plain(value: Any) -> Any:
+    """A bound as a player reads it: 21600, not 21600.0."""
+    return int(value) if isinstance(value, float) and value.is_integer() and abs(value) < 1e15 else value
+
+
 def _value(value: Any) -> str:
     if isinstance(value, bool | int | float) or value is None:
         return repr(value)
@@ -64,7 +69,7 @@ def _value(value: Any) -> str:
 def describe(err: ErrorDetails, *, flags: bool = False) -> str:
     """One problem: the field, what it must be, and what it was (for a short scalar)."""
     template = _WORDS.get(err["type"])
-    ctx = dict(err.get("ctx") or {})
+    ctx = {k: _plain(v) for k, v in (err.get("ctx") or {}).items()}
     try:
         what = template.format(**ctx) if template else err["msg"]
     except (KeyError, IndexError):
