@@ -197,9 +197,12 @@ class PersistenceError(CoreAIError):
 
 
 class CorruptSaveError(PersistenceError):
-    def __init__(self, path: str, message: str, quarantined_to: str | None = None) -> None:
+    def __init__(
+        self, path: str, message: str, quarantined_to: str | None = None, *, reason: str = ""
+    ) -> None:
         super().__init__(path, message)
         self.quarantined_to = quarantined_to
+        self.reason = reason  # what was wrong, in player words, without the path
 
 
 class LuaError(CoreAIError):

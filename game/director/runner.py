@@ -16,7 +16,7 @@ from game.director.director import STATIC, Director
 from game.director.memory import DirectorMemory
 from game.director.metrics import DirectedMetrics, FlowMeter
 from game.director.source import PlanSource
-from game.director.trajectory import TrajectoryHeader, TrajectoryWriter, new_run_path
+from game.director.trajectory import MAX_REPLAY_SECONDS, TrajectoryHeader, TrajectoryWriter, new_run_path
 from game.headless import RunSummary, run_headless
 from game.sim.config import TICK_HZ
 from game.sim.world import World
@@ -47,12 +47,15 @@ def attach_trajectory(
 ) -> TrajectoryWriter:
     """Start recording ``director``'s decisions (call before the first tick; ``bot=None`` for a human)."""
     path = path if path is not None else new_run_path(seed, director.mode)
+    # a session longer than a replay may re-simulate (a window, MCP), or with no end, is recorded as
+    # open-ended (0): it is never refused for its length, it only cannot replay
+    replayable = 0 < seconds <= MAX_REPLAY_SECONDS
     header = TrajectoryHeader(
         run_id=path.stem,
         seed=seed,
         bot=bot,
         mode=director.mode,
-        seconds=seconds,
+        seconds=seconds if replayable else 0.0,
         respawn=respawn,
         memory=director.memory.notes(),
         events=list(director.events.names()),

@@ -26,6 +26,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from coreai.errors import CorruptSaveError, PersistenceError
 from coreai.paths import saves_path
 from coreai.persist import loads_json
+from coreai.validation import reason
 from game.director.telemetry import GameSessionSnapshot
 from game.headless import RunSummary
 
@@ -184,6 +185,7 @@ def read_trajectory(path: Path) -> Trajectory:
     for i, line in enumerate(lines, start=1):
         if not line.strip():
             continue
+        data: Any = None
         try:
             data = loads_json(line)
             kind = _RECORDS[data["type"]] if isinstance(data, dict) and data.get("type") in _RECORDS else None
@@ -196,7 +198,10 @@ def read_trajectory(path: Path) -> Trajectory:
             if i == len(lines) and records:
                 _log.warning("{}: skipping torn last line {}", path, i)
                 break
-            raise CorruptSaveError(str(path), f"line {i} is not a valid trajectory record: {exc}") from None
+            what = f" ({data['type']})" if isinstance(data, dict) and data.get("type") in _RECORDS else ""
+            raise CorruptSaveError(
+                str(path), f"line {i} is not a valid trajectory record{what}: {reason(exc)}"
+            ) from None
     if not records or not isinstance(records[0], TrajectoryHeader):
         raise CorruptSaveError(str(path), "the first line is not a trajectory header")
     traj = Trajectory(header=records[0])
