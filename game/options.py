@@ -15,15 +15,14 @@ from pydantic import BaseModel, Field, ValidationError
 
 from coreai.llm.registry import BACKENDS
 from coreai.validation import explain
-from game.zoo import GROUPS, UnknownPlayer, resolve
+from game.zoo import GROUPS, MODELS
 
 
 def _player_model(name: str) -> str:
-    """argparse type for --bot: a player model's name (game.zoo), refused in player words."""
-    try:
-        resolve(name)
-    except UnknownPlayer as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from exc
+    """argparse type for --bot: a built-in player model (game.zoo), refused in player words. Outside
+    models (``module:Factory``) are for the evaluation: a run's trajectory never names code to import."""
+    if name not in MODELS:
+        raise argparse.ArgumentTypeError(f"unknown player model {name!r}; known: {', '.join(GROUPS['all'])}")
     return name
 
 

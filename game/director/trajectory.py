@@ -21,7 +21,8 @@ from pathlib import Path
 from typing import Any, Literal, Protocol
 
 from loguru import logger
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic_core import PydanticCustomError
 
 from coreai.errors import CorruptSaveError, PersistenceError
 from coreai.paths import saves_path
@@ -29,6 +30,7 @@ from coreai.persist import loads_json
 from coreai.validation import reason
 from game.director.telemetry import GameSessionSnapshot
 from game.headless import RunSummary
+from game.zoo import MODELS
 
 VERSION = 1
 MAX_REPLAY_SECONDS = 6 * 3600.0  # a replay re-simulates the whole run: bounded so a header cannot run forever
@@ -44,7 +46,7 @@ class TrajectoryHeader(BaseModel):
     version: Literal[1] = 1  # VERSION; another version is refused
     run_id: str = Field(max_length=200)
     seed: int = Field(ge=0, le=2**63 - 1)
-    bot: str | None = Field(max_length=200)  # a player model (game.zoo); None: a human played (no replay)
+    bot: str | None = Field(max_length=200)  # a built-in player model (game.zoo); None: a human (no replay)
     mode: str = Field(min_length=1, max_length=64)
     seconds: float = Field(ge=0, le=MAX_REPLAY_SECONDS, allow_inf_nan=False)  # 0: open-ended play
     respawn: bool = True
@@ -53,6 +55,15 @@ class TrajectoryHeader(BaseModel):
         default_factory=list, max_length=256, description="named events registered at the start"
     )
     created: float = Field(default_factory=time.time, allow_inf_nan=False)
+
+    @field_validator("bot")
+    @classmethod
+    def _known_bot(cls, v: str | None) -> str | None:
+        """Only the game's own models: a file never names code to import (outside models are not recorded)."""
+        if v is not None and v not in MODELS:
+            names = ", ".join(repr(n) for n in MODELS)
+            raise PydanticCustomError("literal_error", "must be one of {expected}", {"expected": names})
+        return v
 
 
 class DecisionRecord(BaseModel):

@@ -117,14 +117,14 @@ class Afk(Model):
 
 
 class Panicker(Model):
-    """Fights like the average bot until its HP drops under 40%; then, with an enemy near, it stops
+    """Fights like the average bot until its HP drops under 60%; then, with an enemy near, it stops
     shooting and runs straight away from the crowd, dashing whenever it can (into walls too)."""
 
-    summary = "fights like the average bot; under 40% HP it stops shooting and flees, dashing"
+    summary = "fights like the average bot; under 60% HP it stops shooting and flees, dashing"
 
     reaction_ticks = 7
     salt = 4
-    PANIC_HP = 0.4
+    PANIC_HP = 0.6  # the HP share under which it panics
     NEAR_PX = 260.0
 
     def __init__(self, seed: int = 0) -> None:
