@@ -169,6 +169,13 @@ class PurchaseRefused(CommandRejected):
         self.item = item
 
 
+class PlayRefused(CommandRejected):
+    """An agent's game-time or input call the game cannot do now (dead player, closed shop, a pick open...)."""
+
+    def __init__(self, command: str, reason: str, *, trace_id: str | None = None) -> None:
+        super().__init__(command, reason, trace_id=trace_id)
+
+
 class MainLoopTimeout(CoreAIError):
     def __init__(self, what: str, cause: str, timeout_s: float, *, trace_id: str | None = None) -> None:
         super().__init__(
