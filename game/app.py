@@ -176,7 +176,10 @@ class GameApp:
         if self.prefs.warning:
             self.show_toast(self.prefs.warning, 8.0, palette.WARN)
         self.audio.start_music()
-        self.show_title()
+        if self.options.frozen:  # an MCP agent plays: its run starts at once, frozen until it steps
+            self.new_run()
+        else:
+            self.show_title()
 
     def show_title(self) -> None:
         if self.title is None:

@@ -25,6 +25,7 @@ class LaunchOptions(BaseModel):
     director: str = Field("rules", description="static, rules, or a backend registry name")
     mcp: bool = False
     mcp_port: int | None = Field(None, ge=1, le=65535, description="default: the [mcp] port setting, 8590")
+    frozen: bool = Field(False, description="With --mcp: the run starts frozen; an MCP agent steps it.")
     respawn: bool = Field(False, description="Headless only: a death is counted and the run goes on.")
 
 
@@ -54,6 +55,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--mcp-port", type=int, default=None, help="MCP port (default: the setting, 8590)")
     p.add_argument(
+        "--frozen",
+        action="store_true",
+        help="with --mcp: start a run at once, frozen; an agent steps it (sim_control) and plays it (player_input)",
+    )
+    p.add_argument(
         "--respawn",
         action="store_true",
         help="headless: after a death, count it and keep playing (as `python -m game.eval` does)",
@@ -64,6 +70,8 @@ def build_parser() -> argparse.ArgumentParser:
 def parse_args(argv: list[str] | None = None) -> LaunchOptions:
     parser = build_parser()
     ns = parser.parse_args(argv)
+    if ns.frozen and not ns.mcp:
+        parser.error("--frozen needs --mcp (an MCP agent steps the frozen game)")
     if ns.respawn and not ns.headless:
         parser.error("--respawn needs --headless (in a window, a death ends the run)")
     return LaunchOptions(**vars(ns))

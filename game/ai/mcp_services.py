@@ -20,6 +20,7 @@ from coreai.errors import CommandRejected, CoreAIError, McpError
 from coreai.lua import ModManager
 from coreai.mainloop import MainLoopQueue
 from coreai.mcp import McpServerThread, McpSettings, SkillLibrary
+from coreai.mcp.resources import PromptSpec, ResourceSpec, UpdateHub
 from coreai.tools.base import Tool, ToolContext
 from coreai.tools.lua_tools import execute_lua_tool, get_mod_logs_tool, manage_mods_tool
 from coreai.tools.view_tools import read_skill_tool, screenshot_tool
@@ -31,6 +32,8 @@ log = logger.bind(feature="mcp", trace_id="startup")
 
 # The tools MCP clients get, in tools/list order (each one only if the game registered it).
 MCP_TOOLS: tuple[str, ...] = (
+    "sim_control",
+    "player_input",
     "execute_lua",
     "manage_mods",
     "get_mod_logs",
@@ -134,12 +137,16 @@ def start_mcp_server(
     *,
     port: int | None = None,
     notify: Callable[[str, str], None] | None = None,
+    resources: Sequence[ResourceSpec] = (),
+    prompts: Sequence[PromptSpec] = (),
+    hub: UpdateHub | None = None,
 ) -> McpServerThread | None:
-    """Serve ``tools`` over MCP per the settings (``port`` wins); a busy port warns instead of stopping."""
+    """Serve ``tools`` (and resources, prompts) over MCP per the settings (``port`` wins); a busy port
+    warns instead of stopping."""
     cfg = settings.model_copy(update={"enabled": True})
     if port is not None:
         cfg = cfg.model_copy(update={"port": port})
-    server = McpServerThread(cfg, tools, queue)
+    server = McpServerThread(cfg, tools, queue, resources=resources, prompts=prompts, hub=hub)
     try:
         server.start()
     except CoreAIError as exc:

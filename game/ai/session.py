@@ -156,6 +156,9 @@ class AiSession:
         self.startup = start_background(self, servers_from_env())
         self.ledger = RunLedger()  # what the game-over Analyzer reads
         self.trajectory: TrajectoryWriter | None = None
+        from game.play.wiring import install_play
+
+        self.play = install_play(self)  # an MCP agent's game time and input (sim_control, player_input)
         self.mcp: McpServerThread | None = None
         if options.mcp or self.settings.mcp.enabled:
             self.start_mcp()
@@ -214,6 +217,11 @@ class AiSession:
             seconds=self.options.seconds or 0.0,
             respawn=world.respawn,
         )
+        from game.play.runs import NotifyingTrajectory
+
+        self.director.trajectory = NotifyingTrajectory(self.trajectory, self.play.runs.run_changed)
+        self.play.runs.start_run(self.trajectory)
+        self.play.controller.on_run_start(world)
 
     def on_tick(self, world: World, events: list[ev.Event]) -> None:
         self.director.on_tick(world)
@@ -225,12 +233,15 @@ class AiSession:
         self._game_time += DT
         if self._mods_loaded:
             dispatch_events(self.mods, events)
+        self.play.controller.after_tick(world, events)
 
     def on_frame(self, world: World, dt: float) -> None:
         """Once per frame. Mods' ``on_tick`` and timers advance by the game time of this frame's ticks
         (``after(5, f)`` means five seconds of play), within one per-frame Lua budget."""
         self.runtime.drain()
         self.runtime.mainloop.drain_ui()  # headless too: notices reach ``on_notice`` (the log)
+        self.play.controller.after_frame(world)  # a step the world can take no further ends here
+        self.play.runs.frame()
         if self._mods_loaded:
             self.mods.tick(self._mod_time)
             self._mod_time = 0.0
@@ -247,6 +258,7 @@ class AiSession:
         if self.trajectory is not None:
             self.trajectory.summary(summary)
             self.trajectory = None
+            self.play.runs.run_changed()
 
     # ------------------------------------------------------------------ player-facing actions
     def cycle_director(self) -> str:
@@ -363,12 +375,23 @@ class AiSession:
         tools = exposed(self.runtime.orchestrator.tools)
         port = self.options.mcp_port
         queue = self.runtime.mainloop
-        self.mcp = start_mcp_server(self.settings.mcp, tools, queue, port=port, notify=self.notify)
+        self.play.runs.tail.install()
+        self.mcp = start_mcp_server(
+            self.settings.mcp,
+            tools,
+            queue,
+            port=port,
+            notify=self.notify,
+            resources=self.play.runs.specs(),
+            hub=self.play.hub,
+        )
 
     def close(self) -> None:
         self.mods_ready.set()  # a warm-up still waiting gives up (the backends close below)
         if self.mcp is not None:
             self.mcp.stop()
+        self.play.runs.tail.remove()
+        self.play.runs.frame()  # the last event-log lines
         self.programmer.shutdown(wait=False)
         self.runtime.close(wait=False)
         self.mods.close()

@@ -1,0 +1,87 @@
+"""Join agent play to an ``AiSession``: the controller, its two tools, the run resources and the log tail.
+
+``install_play(session)`` runs while the session is built, before the MCP server starts (so the tools and
+resources are served from the first request). The front (what "pick", "buy" and "next wave" mean) is
+headless at first; ``use_window(session, app)`` switches it to the window's screens once the window exists.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from coreai.errors import PlayRefused
+from coreai.mcp.resources import UpdateHub
+from game.play.controller import Condition, PlayController
+from game.play.fronts import HeadlessFront, WindowFront
+from game.play.keys import AgentKeys
+from game.play.runs import RunResources
+from game.play.tools import player_input_tool, sim_control_tool
+
+if TYPE_CHECKING:
+    from game.ai.session import AiSession
+    from game.app import GameApp
+
+CONDITION_SANDBOX = "step_until"
+
+
+@dataclass
+class Play:
+    controller: PlayController
+    hub: UpdateHub
+    runs: RunResources
+
+
+def lua_condition(session: AiSession) -> Any:
+    """``until_lua`` as a check: the expression runs in its own scratch sandbox every tick."""
+
+    def compile_condition(expr: str) -> Condition:
+        code = f"return ({expr})"
+        first = session.mods.execute(code, CONDITION_SANDBOX)
+        if not first.ok:
+            raise PlayRefused("sim_control", f"until_lua does not run: {first.error}")
+
+        def check() -> bool:
+            result = session.mods.execute(code, CONDITION_SANDBOX)
+            if not result.ok:  # it ran once: a later failure ends the step rather than running on blind
+                return True
+            value = result.values[0] if result.values else None
+            return value is not None and value is not False  # Lua truth: only nil and false are false
+
+        return check
+
+    return compile_condition
+
+
+def install_play(session: AiSession) -> Play:
+    options = session.options
+    controller = PlayController(
+        session.handle,
+        HeadlessFront(session.shop, options.bot),
+        AgentKeys(),
+        frozen=options.frozen,
+        headless=options.headless,
+        compile_condition=lua_condition(session),
+    )
+    hub = UpdateHub()
+
+    def live_summary() -> dict[str, Any] | None:
+        world = session.handle.world
+        if world is None:
+            return None
+        from game.headless import summarize
+
+        return summarize(world, 1.0, options.bot).model_dump(mode="json", exclude={"ticks_per_second"})
+
+    runs = RunResources(controller, session.runtime.mainloop, hub, live_summary)
+    for tool in (sim_control_tool(controller), player_input_tool(controller)):
+        session.runtime.orchestrator.add_tool(tool, roles=())  # MCP only: no in-game role plays the game
+    return Play(controller, hub, runs)
+
+
+def use_window(session: AiSession, app: GameApp) -> None:
+    """The window exists: the agent now works its screens and holds keys in the arena's own input."""
+    play = session.play
+    play.controller.front = WindowFront(app, session.shop)
+    play.controller.keys = AgentKeys(app.arena.input)
+    app.arena.play = play.controller
