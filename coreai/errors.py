@@ -170,7 +170,7 @@ class PurchaseRefused(CommandRejected):
 
 
 class PlayRefused(CommandRejected):
-    """An agent's game-time or input call the game cannot do now (dead player, closed shop, a pick open...)."""
+    """An agent's game-time or input call the game cannot do now (dead player, shop closed, pick open)."""
 
     def __init__(self, command: str, reason: str, *, trace_id: str | None = None) -> None:
         super().__init__(command, reason, trace_id=trace_id)

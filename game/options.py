@@ -57,7 +57,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--frozen",
         action="store_true",
-        help="with --mcp: start a run at once, frozen; an agent steps it (sim_control) and plays it (player_input)",
+        help="with --mcp: start a run at once, frozen; an MCP agent steps it (sim_control) and plays",
     )
     p.add_argument(
         "--respawn",

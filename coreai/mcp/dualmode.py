@@ -1,4 +1,4 @@
-"""One endpoint, two answer styles: one JSON body per request, except ``subscriptions/listen`` (an SSE stream).
+"""One endpoint, two answer styles: one JSON body per request, but ``subscriptions/listen`` gets SSE.
 
 The SDK's streamable-HTTP app answers either every POST with one JSON body or every POST with an SSE
 stream. A JSON body carries only the response, but the answer to ``subscriptions/listen`` (2026-07-28) *is*

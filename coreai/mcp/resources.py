@@ -74,7 +74,9 @@ class UpdateHub:
                 self._scheduled = False
 
     def _schedule_flush(self) -> None:
-        asyncio.get_running_loop().call_later(self.min_interval_s, lambda: asyncio.ensure_future(self._flush()))
+        asyncio.get_running_loop().call_later(
+            self.min_interval_s, lambda: asyncio.ensure_future(self._flush())
+        )
 
     async def _flush(self) -> None:
         with self._lock:

@@ -6,8 +6,8 @@ wraps it in ``AdmissionMiddleware`` and serves it with uvicorn on a background d
 once uvicorn reports ``started``. The
 token and ready-to-paste client configs are logged once (feature "mcp") and written to stderr (the
 console). ``stop()`` resolves every queued call first, then asks uvicorn to exit and joins the thread.
-Stateless (no sessions): one JSON body per answer, except the answer to ``subscriptions/listen``, an SSE stream
-that carries resource updates (``coreai.mcp.dualmode``, ``resources``).
+Stateless (no sessions): one JSON body per answer, except the answer to ``subscriptions/listen``: an SSE
+stream that carries resource updates (``coreai.mcp.dualmode``, ``resources``).
 """
 
 from __future__ import annotations
@@ -75,7 +75,9 @@ def build_app(
             spec.read
         )
     for prompt in prompts:
-        server.add_prompt(Prompt.from_function(prompt.render, name=prompt.name, description=prompt.description))
+        server.add_prompt(
+            Prompt.from_function(prompt.render, name=prompt.name, description=prompt.description)
+        )
     # The SDK's own DNS-rebinding check stays on as a second line, with exactly our allow-lists, so it can
     # never refuse a request that admission accepted (admission answers first with 403/415/413).
     security = TransportSecuritySettings(

@@ -52,7 +52,9 @@ class SimClock:
             return FAST
         top = 1000.0 if self.headless else MAX_WINDOW_SPEED
         if not MIN_SPEED <= speed <= top:
-            raise ValueError(f"speed must be between {MIN_SPEED} and {top:g} (or 0 headless: as fast as possible)")
+            raise ValueError(
+                f"speed must be between {MIN_SPEED} and {top:g} (or 0 headless: as fast as possible)"
+            )
         return speed
 
     def describe(self) -> dict[str, Any]:

@@ -10,7 +10,7 @@ with that tick's digest. So a frozen game is not paused: the loop keeps drawing 
 from __future__ import annotations
 
 import concurrent.futures
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from loguru import logger
@@ -203,7 +203,8 @@ class PlayController:
             raise PlayRefused(command, f"the player is dead (wave {world.wave}); the run is over")
         if world.phase == "upgrade":
             raise PlayRefused(
-                command, f"an upgrade pick is open: choose with player_input pick_1..pick_{len(world.choices)}"
+                command,
+                f"an upgrade pick is open: choose with player_input pick_1..pick_{len(world.choices)}",
             )
         if self.front.shop_open():
             raise PlayRefused(command, "the shop is open between waves: shop_buy, or next_wave to go on")
@@ -247,10 +248,14 @@ class PlayController:
     # ------------------------------------------------------------------ player_input (main thread)
     def _can_input(self, world: World, action: str) -> None:
         if world.phase == "dead":
-            raise PlayRefused("player_input", f"the player is dead (wave {world.wave}): input has no one to move")
+            raise PlayRefused(
+                "player_input", f"the player is dead (wave {world.wave}): input has no one to move"
+            )
         bot = self.front.bot()
         if bot is not None:
-            raise PlayRefused("player_input", f"a bot ({bot}) has the controls in this game (started with --bot)")
+            raise PlayRefused(
+                "player_input", f"a bot ({bot}) has the controls in this game (started with --bot)"
+            )
         if action in HELD_ACTIONS and world.phase == "upgrade":
             raise PlayRefused(
                 "player_input",
@@ -289,7 +294,9 @@ class PlayController:
             self.keys.aim_at_screen(x, y)
         else:
             self.keys.aim_at_world(x, y)
-        return self.digest(world, applied_at_tick=world.tick + 1, aim=[x, y], aim_space="screen" if screen else "world")
+        return self.digest(
+            world, applied_at_tick=world.tick + 1, aim=[x, y], aim_space="screen" if screen else "world"
+        )
 
     def begin_hold(self, action: str, ticks: int) -> concurrent.futures.Future[dict[str, Any]]:
         """Hold ``action`` for ``ticks`` ticks (stepping them), then let go."""
@@ -304,9 +311,9 @@ class PlayController:
         return self.begin_step(ticks=ticks, on_end=end, command="player_input")
 
     def begin_sequence(
-        self, items: list[tuple[int, str, str | None, tuple[float, float] | None]], ticks: int
+        self, items: Sequence[tuple[int, str, str | None, tuple[float, float] | None]], ticks: int
     ) -> concurrent.futures.Future[dict[str, Any]]:
-        """``items``: (tick offset, press / release / aim, action, point); offset 0 is the first stepped tick."""
+        """``items``: (tick offset, press / release / aim, action, point); offset 0 is the first tick."""
         world = self._world("player_input")
         for _at, op, action, _point in items:
             self._can_input(world, action or "aim")
@@ -339,9 +346,13 @@ class PlayController:
             return self.digest(world, picked=key)
         if action == "shop_buy":
             if not self.front.shop_open():
-                raise PlayRefused("player_input", "the shop is closed (it opens between waves, after the pick)")
+                raise PlayRefused(
+                    "player_input", "the shop is closed (it opens between waves, after the pick)"
+                )
             if not item:
-                raise PlayRefused("player_input", "shop_buy needs 'item' (an id or name from get_inventory, or 1-9)")
+                raise PlayRefused(
+                    "player_input", "shop_buy needs 'item' (an id or name from get_inventory, or 1-9)"
+                )
             receipt = self.front.shop_buy(world, item)
             return self.digest(world, bought=receipt)
         if action == "next_wave":

@@ -53,7 +53,13 @@ def run_play_headless(
     limit = None if seconds is None else round(seconds / DT)
     started = last = time.perf_counter()
     owed = 0.0  # ticks owed to real time x speed while running
-    log.info("headless MCP run (seed {}, frozen {}, bot {}, seconds {})", seed, options.frozen, options.bot, seconds)
+    log.info(
+        "headless MCP run (seed {}, frozen {}, bot {}, seconds {})",
+        seed,
+        options.frozen,
+        options.bot,
+        seconds,
+    )
     while not stop.is_set():
         now = time.perf_counter()
         dt, last = now - last, now
@@ -92,4 +98,3 @@ def run_play_headless(
     summary = summarize(world, max(time.perf_counter() - started, 1e-6), options.bot)
     session.run_over(summary)
     return summary
-

@@ -23,7 +23,12 @@ def _row(e: ev.Event) -> dict[str, Any] | None:
     if isinstance(e, ev.EnemyKilled):
         return {"type": "enemy_killed", "id": e.id, "prefab": e.prefab, "x": round(e.x), "y": round(e.y)}
     if isinstance(e, ev.PlayerDamaged):
-        return {"type": "player_hit", "amount": round(e.amount, 1), "hp": round(e.hp_after, 1), "by": e.source}
+        return {
+            "type": "player_hit",
+            "amount": round(e.amount, 1),
+            "hp": round(e.hp_after, 1),
+            "by": e.source,
+        }
     if isinstance(e, ev.PlayerDied):
         return {"type": "player_died", "wave": e.wave}
     if isinstance(e, ev.WaveStarted):
@@ -100,7 +105,7 @@ class EventJournal:
             self._counts["dashes"] += 1
 
     def since_last(self) -> dict[str, Any]:
-        """The rows and counts since the previous call (the last ``MAX_ROWS_PER_CALL`` rows); moves the cursor."""
+        """The rows and counts since the previous call (at most ``MAX_ROWS_PER_CALL`` rows); moves on."""
         rows = self.rows[self._cursor :]
         self._cursor = len(self.rows)
         counts = dict(self._counts)

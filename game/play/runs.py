@@ -157,7 +157,12 @@ class RunResources:
             row["decisions"] = len(traj.decisions)
             if traj.summary is not None:
                 s = traj.summary
-                row["summary"] = {"seconds": s.seconds, "waves": s.waves_reached, "kills": s.kills, "died": s.died}
+                row["summary"] = {
+                    "seconds": s.seconds,
+                    "waves": s.waves_reached,
+                    "kills": s.kills,
+                    "died": s.died,
+                }
             runs.append(row)
         current = self.current.stem if self.current is not None else None
         return {"current": current, "runs": runs, "read": f"{RUNS}/{{id}}"}
@@ -197,7 +202,9 @@ class RunResources:
 
     def specs(self) -> list[ResourceSpec]:
         return [
-            ResourceSpec(RUNS, "runs", "The current run's id and the recorded runs, newest first.", self.list_runs),
+            ResourceSpec(
+                RUNS, "runs", "The current run's id and the recorded runs, newest first.", self.list_runs
+            ),
             ResourceSpec(
                 f"{RUNS}/{{run_id}}",
                 "run",
@@ -206,7 +213,11 @@ class RunResources:
                 self.run,
             ),
             ResourceSpec(
-                LOG, "log", "The last 200 lines of the game's log; updated on each line.", self.log, "text/plain"
+                LOG,
+                "log",
+                "The last 200 lines of the game's log; updated on each line.",
+                self.log,
+                "text/plain",
             ),
             ResourceSpec(
                 "arena://skills/{name}",

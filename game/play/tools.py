@@ -19,7 +19,9 @@ from game.play.journal import EVENT_NAMES
 from game.play.keys import HELD_ACTIONS, KeyAction
 from game.sim.config import TICK_HZ
 
-EventName = Literal["wave_end", "wave_start", "player_hit", "enemy_killed", "level_up", "player_died", "weapon"]
+EventName = Literal[
+    "wave_end", "wave_start", "player_hit", "enemy_killed", "level_up", "player_died", "weapon"
+]
 assert set(EventName.__args__) == set(EVENT_NAMES)  # type: ignore[attr-defined]
 STEP_WALL_LIMIT_S = 900.0  # a step that has not answered after this long is cancelled
 
@@ -138,7 +140,9 @@ def _await_step(
             cancelled = True
             deadline = time.monotonic() + 30.0
         elif cancelled and time.monotonic() > deadline:
-            raise PlayRefused("sim_control", "the step did not end after it was cancelled (is the game loop running?)")
+            raise PlayRefused(
+                "sim_control", "the step did not end after it was cancelled (is the game loop running?)"
+            )
 
 
 def sim_control_tool(controller: PlayController) -> Tool:
@@ -175,7 +179,10 @@ def player_input_tool(controller: PlayController) -> Tool:
             assert key is not None
             return _await_step(ctx, c, _on_main(ctx, label, lambda: c.begin_hold(key, ticks)))
         if a == "sequence":
-            steps = [(s.at, s.op, s.key, None if s.x is None or s.y is None else (s.x, s.y)) for s in args.steps or ()]
+            steps = [
+                (s.at, s.op, s.key, None if s.x is None or s.y is None else (s.x, s.y))
+                for s in args.steps or ()
+            ]
             ticks = args.ticks or max(s[0] for s in steps) + 1
             return _await_step(ctx, c, _on_main(ctx, label, lambda: c.begin_sequence(steps, ticks)))
         if a in ("press", "tap"):
