@@ -34,8 +34,9 @@ def _item_id(service: ShopService, item: str) -> str:
 def _buy(service: ShopService | None, item: str) -> dict[str, Any]:
     if service is None:
         raise PlayRefused("player_input", "this game has no shop")
+    item_id = _item_id(service, item)
     try:
-        receipt = service.buy_now(_item_id(service, item))
+        receipt = service.buy_now(item_id)
     except PurchaseRefused as exc:
         raise PlayRefused("player_input", f"purchase refused ({exc.code}): {exc.reason}") from None
     except CoreAIError as exc:

@@ -40,12 +40,17 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def game_process(saves: Path, *args: str, env: dict[str, str] | None = None) -> Iterator[str]:
-    """``python -m game --mcp --frozen <args>`` on a free port; yields the MCP URL once it answers."""
+def game_process(
+    saves: Path, *args: str, env: dict[str, str] | None = None, drop: tuple[str, ...] = ()
+) -> Iterator[str]:
+    """``python -m game --mcp --frozen <args>`` on a free port; yields the MCP URL once it answers.
+    ``drop``: environment variables the game must not see (``ARCADE_HEADLESS`` for a real window)."""
     saves.mkdir(parents=True, exist_ok=True)
     (saves / "settings.toml").write_text(SETTINGS, encoding="utf-8")
     port = free_port()
     full_env = {**os.environ, "ARENA_SAVES_DIR": str(saves), **(env or {})}
+    for name in drop:
+        full_env.pop(name, None)
     cmd = [sys.executable, "-m", "game", "--mcp", "--frozen", "--mcp-port", str(port), *args]
     log = (saves / "game.err").open("w")
     proc = subprocess.Popen(cmd, cwd=REPO_ROOT, env=full_env, stdout=subprocess.DEVNULL, stderr=log)
@@ -87,6 +92,35 @@ async def call(c: Client, tool: str, **args: Any) -> dict[str, Any]:
     assert not r.is_error, f"{tool} {args} failed: {text}"
     data: dict[str, Any] = json.loads(text)
     return data
+
+
+async def shoot_until_kill(c: Client, state: dict[str, Any], tries: int = 40) -> dict[str, Any] | None:
+    """Aim at the nearest enemy, hold shoot, step until a kill (20 ticks at a time, re-aiming)."""
+    await call(c, "player_input", action="press", key="shoot")
+    for _ in range(tries):
+        if state["near"]:
+            near = state["near"][0]
+            px, py = state["pos"]
+            await call(c, "player_input", action="aim", x=px + near["dx"], y=py + near["dy"])
+        state = await call(c, "sim_control", action="step_until", until_event=["enemy_killed"], max_ticks=20)
+        if state["stopped"] == "event:enemy_killed":
+            return state
+        if state["phase"] != "playing":
+            return None
+    return None
+
+
+async def play_out_wave(c: Client, state: dict[str, Any], chunks: int = 200) -> dict[str, Any] | None:
+    """Keep aiming at the nearest enemy (shoot held) and step until the wave ends (or the player dies)."""
+    for _ in range(chunks):
+        if state["near"]:
+            px, py = state["pos"]
+            near = state["near"][0]
+            await call(c, "player_input", action="aim", x=px + near["dx"], y=py + near["dy"])
+        state = await call(c, "sim_control", action="step_until", until_event=["wave_end"], max_ticks=30)
+        if state["stopped"] in ("event:wave_end", "upgrade_pick", "player_died"):
+            return state
+    return None
 
 
 async def refused(c: Client, tool: str, **args: Any) -> str:

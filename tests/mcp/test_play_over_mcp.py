@@ -14,7 +14,7 @@ from pathlib import Path
 
 import anyio
 import pytest
-from play_glue import call, client, game_process, refused
+from play_glue import call, client, game_process, play_out_wave, refused, shoot_until_kill
 
 from game.sim.config import PLAYER_BASE, TICK_HZ
 
@@ -64,38 +64,12 @@ async def _play_wave_one(url: str) -> None:
                 c, "sim_control", action="step_until", until_lua="game.state().enemies_alive > 0"
             )
             assert state["stopped"] == "condition" and state["enemies_alive"] > 0
-            await call(c, "player_input", action="press", key="shoot")
-            killed = None
-            for _ in range(40):
-                near = state["near"][0]
-                px, py = state["pos"]
-                await call(c, "player_input", action="aim", x=px + near["dx"], y=py + near["dy"])
-                state = await call(
-                    c, "sim_control", action="step_until", until_event=["enemy_killed"], max_ticks=20
-                )
-                if state["stopped"] == "event:enemy_killed":
-                    killed = state
-                    break
-                if state["phase"] != "playing" or not state["near"]:
-                    state = await call(
-                        c, "sim_control", action="step_until", until_lua="game.state().enemies_alive > 0"
-                    )
+            killed = await shoot_until_kill(c, state)
             assert killed is not None, "no kill after 40 aimed bursts"
             assert killed["matched"][0]["type"] == "enemy_killed" and killed["kills"] >= 1
 
             # play out wave 1, still shooting at whatever is nearest
-            end = None
-            for _ in range(200):
-                if state["near"]:
-                    px, py = state["pos"]
-                    near = state["near"][0]
-                    await call(c, "player_input", action="aim", x=px + near["dx"], y=py + near["dy"])
-                state = await call(
-                    c, "sim_control", action="step_until", until_event=["wave_end"], max_ticks=30
-                )
-                if state["stopped"] in ("event:wave_end", "upgrade_pick", "player_died"):
-                    end = state
-                    break
+            end = await play_out_wave(c, killed)
             assert end is not None and end["phase"] == "upgrade", end
             assert end["wave"] == 1 and end["choices"]
 
