@@ -28,6 +28,8 @@ def brief(data: dict[str, Any]) -> str:
         out["choices"] = data["choices"]
     if data.get("shop_open"):
         out["shop_open"] = True
+    if "bought" in data:
+        out["bought"] = {k: data["bought"][k] for k in ("name", "effect", "balance")}
     if "events" in data:
         out["events"] = data["events"]["counts"]
     return json.dumps(out, separators=(", ", ": "))
