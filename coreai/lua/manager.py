@@ -303,6 +303,11 @@ class ModManager:
             hook, args = self._pending.popleft()
             self._deliver(hook, args)
 
+    def state_changed(self) -> None:
+        """The world changed outside a frame or a dispatch (a tick stepped by an agent): the next
+        ``game.state()`` reads it afresh."""
+        self._state.bump()
+
     def tick(self, dt: float) -> None:
         """Advance on_tick/timers (at most ``tick_hz`` per mod, ``frame_budget_ms`` per frame), promote
         clean versions, poll one mod folder for changes, flush storage. Never raises."""

@@ -42,6 +42,7 @@ def lua_condition(session: AiSession) -> Any:
             raise PlayRefused("sim_control", f"until_lua does not run: {first.error}")
 
         def check() -> bool:
+            session.mods.state_changed()  # checked after every tick: game.state() is that tick's
             result = session.mods.execute(code, CONDITION_SANDBOX)
             if not result.ok:  # it ran once: a later failure ends the step rather than running on blind
                 return True
