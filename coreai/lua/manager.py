@@ -50,6 +50,7 @@ from coreai.version import __version__ as GAME_VERSION
 
 log = logger.bind(feature="lua", trace_id=None)
 
+
 class ModManager:
     """Every mod of the game and the console sandboxes; one instance, used from the main thread only.
 

@@ -40,6 +40,7 @@ class PromptSpec:
     name: str
     description: str
     render: Callable[..., str]  # keyword arguments are the prompt's (string) arguments
+    profiles: frozenset[str] = frozenset({"play", "mod", "direct", "all"})
 
 
 @dataclass

@@ -15,7 +15,7 @@ from __future__ import annotations
 import socket
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import uvicorn
@@ -24,6 +24,8 @@ from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.prompts import Prompt
 from mcp.server.mcpserver.tools import Tool as SdkTool
 from mcp.server.transport_security import TransportSecuritySettings
+from mcp_types import Prompt as MCPPrompt
+from mcp_types import Tool as MCPTool
 
 from coreai.errors import McpError, SettingsError
 from coreai.mainloop import MainLoopQueue
@@ -31,6 +33,7 @@ from coreai.mcp import tool_docs
 from coreai.mcp.admission import AdmissionMiddleware, allowed_hosts, allowed_origins
 from coreai.mcp.dualmode import ByMethod
 from coreai.mcp.mainthread import MainThreadBridge
+from coreai.mcp.profiles import CURRENT, EVERY, ProfileScope, visible
 from coreai.mcp.resources import PromptSpec, ResourceSpec, UpdateHub
 from coreai.mcp.settings import McpSettings, is_loopback_host
 from coreai.mcp.token import (
@@ -58,12 +61,15 @@ def build_app(
     resources: Sequence[ResourceSpec] = (),
     prompts: Sequence[PromptSpec] = (),
     hub: UpdateHub | None = None,
+    profiles: Mapping[str, frozenset[str]] | None = None,
 ) -> tuple[AdmissionMiddleware, list[SdkTool]]:
     """The full ASGI app for ``port`` (admission outside, the SDK inside) and the SDK tools it serves."""
-    served = build_tools(tools, bridge)
+    served = build_tools(tools, bridge, profiles)
     hub = hub if hub is not None else UpdateHub()
     # log_level only matters if nobody configured stdlib logging yet (the SDK calls basicConfig)
-    server: MCPServer[Any] = MCPServer(
+    server: MCPServer[Any] = ProfiledServer(
+        {t.name: getattr(t, "profiles", EVERY) for t in served},
+        {p.name: p.profiles for p in prompts},
         SERVER_NAME,
         instructions=tool_docs.SERVER_INSTRUCTIONS,
         tools=served,
@@ -98,7 +104,7 @@ def build_app(
         )
         for json_response in (True, False)
     )
-    inner = ByMethod(json_app, sse_app, on_loop=hub.bind)
+    inner = ProfileScope(ByMethod(json_app, sse_app, on_loop=hub.bind), default=settings.profile)
     app = AdmissionMiddleware(
         inner,
         port=port,
@@ -108,6 +114,31 @@ def build_app(
         auth_warning_interval_s=settings.auth_warning_interval_s,
     )
     return app, served
+
+
+class ProfiledServer(MCPServer[Any]):
+    """``tools/list`` and ``prompts/list`` show the request's profile only (``coreai.mcp.profiles``)."""
+
+    def __init__(
+        self,
+        tool_profiles: Mapping[str, frozenset[str]],
+        prompt_profiles: Mapping[str, frozenset[str]],
+        *a: Any,
+        **kw: Any,
+    ) -> None:
+        super().__init__(*a, **kw)
+        self._tool_profiles = dict(tool_profiles)
+        self._prompt_profiles = dict(prompt_profiles)
+
+    async def list_tools(self) -> list[MCPTool]:
+        profile = CURRENT.get()
+        tools = await super().list_tools()
+        return [t for t in tools if visible(self._tool_profiles.get(t.name, EVERY), profile)]
+
+    async def list_prompts(self) -> list[MCPPrompt]:
+        profile = CURRENT.get()
+        prompts = await super().list_prompts()
+        return [p for p in prompts if visible(self._prompt_profiles.get(p.name, EVERY), profile)]
 
 
 def _bind(host: str, port: int) -> socket.socket:
@@ -138,6 +169,7 @@ class McpServerThread:
         resources: Sequence[ResourceSpec] = (),
         prompts: Sequence[PromptSpec] = (),
         hub: UpdateHub | None = None,
+        profiles: Mapping[str, frozenset[str]] | None = None,
     ) -> None:
         if not is_loopback_host(settings.host):  # also enforced by McpSettings; this guards model_construct
             raise SettingsError("mcp.host", f"refusing to bind '{settings.host}': loopback only")
@@ -146,6 +178,7 @@ class McpServerThread:
         self.resources = list(resources)
         self.prompts = list(prompts)
         self.hub = hub if hub is not None else UpdateHub()
+        self.profiles = dict(profiles or {})
         self.bridge = MainThreadBridge(queue, settings.call_timeout_s)
         store = store_stable_token if settings.stable_token else None
         self.resolved: ResolvedToken = resolve_token(
@@ -187,6 +220,7 @@ class McpServerThread:
             resources=self.resources,
             prompts=self.prompts,
             hub=self.hub,
+            profiles=self.profiles,
         )
         self._sdk_tools = {t.name: t for t in sdk_tools}
         self.tools = list(self._sdk_tools)

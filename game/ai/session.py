@@ -10,7 +10,7 @@ events)`` after every simulation tick and ``on_frame(world, dt)`` once per frame
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from loguru import logger
@@ -25,6 +25,7 @@ from coreai.requests import AgentResult, AiTaskRequest
 from coreai.runtime import CoreAiRuntime
 from coreai.settings import Settings, load_settings
 from coreai.taskqueue import QueuedOrchestrator, TaskHandle
+from coreai.tools.base import Tool
 from game.ai.backends import BackendSetup, add_backend, build_backends
 from game.ai.director_agent import AgentPlanSource, PlanCapture, install_director_tools
 from game.ai.lua_bridge import MainThreadLuaRunner, ProgrammerRunner
@@ -139,11 +140,11 @@ class AiSession:
         self.screenshot: Callable[[int], bytes] | None = None  # set by the window
         shot = lambda res: (self.screenshot or no_window)(res)  # noqa: E731
         resolution = self.settings.mcp.max_resolution
-        for tool in session_tools(self.mods, self.director, self.handle, shot, resolution):
-            # Chat offers no tools: its prompt never changes the game, and a tool menu makes a local model
-            # buffer the whole reply instead of streaming it into the chat panel
-            roles = ("Programmer",) if tool.name == "execute_lua" else ()
-            self.runtime.orchestrator.add_tool(tool, roles=roles)
+        from coreai.mcp.images import ShotStore
+
+        self.shots = ShotStore()  # screenshots an MCP client asked for as links (arena://screenshots/N)
+        for reg in session_tools(self.mods, self.director, self.handle, shot, resolution, self.shots):
+            self.add_tool(reg.tool, roles=reg.roles, mcp=reg.mcp)
         from game.shop import install_shop
 
         self.shop = install_shop(self.runtime, self.handle)  # the Merchant: stock, coins, its tools
@@ -162,6 +163,11 @@ class AiSession:
         self.mcp: McpServerThread | None = None
         if options.mcp or self.settings.mcp.enabled:
             self.start_mcp()
+
+    def add_tool(self, tool: Tool, roles: Iterable[str] = (), mcp: bool | Iterable[str] = False) -> None:
+        """The one place a tool is registered: the in-game ``roles`` that may call it, and whether MCP
+        serves it (``True``, or the profiles it belongs to: play / mod / direct). Before ``start_mcp``."""
+        self.runtime.orchestrator.add_tool(tool, roles=tuple(roles), mcp=mcp)
 
     # ------------------------------------------------------------------ construction helpers
     def _load_settings(self) -> Settings:
@@ -372,7 +378,7 @@ class AiSession:
     def start_mcp(self) -> None:
         from game.ai.mcp_services import start_mcp_server
 
-        tools = exposed(self.runtime.orchestrator.tools)
+        tools, profiles = exposed(self.runtime.orchestrator)
         port = self.options.mcp_port
         queue = self.runtime.mainloop
         self.play.runs.tail.install()
@@ -382,8 +388,10 @@ class AiSession:
             queue,
             port=port,
             notify=self.notify,
-            resources=self.play.runs.specs(),
+            resources=[*self.play.runs.specs(), self.shots.spec()],
+            prompts=self.play.prompts,
             hub=self.play.hub,
+            profiles=profiles,
         )
 
     def close(self) -> None:

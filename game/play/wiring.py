@@ -11,10 +11,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from coreai.errors import PlayRefused
-from coreai.mcp.resources import UpdateHub
+from coreai.mcp.resources import PromptSpec, UpdateHub
 from game.play.controller import Condition, PlayController
 from game.play.fronts import HeadlessFront, WindowFront
 from game.play.keys import AgentKeys
+from game.play.prompts import PROMPTS
 from game.play.runs import RunResources
 from game.play.tools import player_input_tool, sim_control_tool
 
@@ -30,6 +31,7 @@ class Play:
     controller: PlayController
     hub: UpdateHub
     runs: RunResources
+    prompts: tuple[PromptSpec, ...] = PROMPTS
 
 
 def lua_condition(session: AiSession) -> Any:
@@ -75,8 +77,9 @@ def install_play(session: AiSession) -> Play:
         return summarize(world, 1.0, options.bot).model_dump(mode="json", exclude={"ticks_per_second"})
 
     runs = RunResources(controller, session.runtime.mainloop, hub, live_summary)
-    for tool in (sim_control_tool(controller), player_input_tool(controller)):
-        session.runtime.orchestrator.add_tool(tool, roles=())  # MCP only: no in-game role plays the game
+    # MCP only: no in-game role plays the game. Time control also serves modding and directing.
+    session.add_tool(sim_control_tool(controller), mcp=("play", "mod", "direct"))
+    session.add_tool(player_input_tool(controller), mcp=("play",))
     return Play(controller, hub, runs)
 
 
