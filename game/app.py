@@ -195,9 +195,9 @@ class GameApp:
             return self.options.seed
         return random.randrange(1_000_000)
 
-    def new_run(self) -> None:
-        """Start a fresh run (title, game over, F5)."""
-        self.seed = self._next_seed()
+    def new_run(self, seed: int | None = None) -> None:
+        """Start a fresh run (title, game over, F5; ``seed``: an MCP agent's replay or fork)."""
+        self.seed = self._next_seed() if seed is None else seed
         try:
             world = self.world_factory(self.seed)
         except Exception as exc:  # a broken plug-in factory must not end the game: fall back to the default

@@ -120,6 +120,9 @@ class AiSession:
         self._mods_loaded = False
         self.mods_ready = threading.Event()  # the startup mods are loaded (their director events offered)
         self._mod_time = 0.0  # game seconds stepped since the mods last ticked
+        # An agent-driven game (--frozen) ticks the mods after every tick, not every frame: what a mod does
+        # then never depends on how ticks fell into frames, so a recorded run replays exactly.
+        self._mods_every_tick = options.frozen
         self._game_time = 0.0  # game seconds of every run so far: mods' rate limit and fault windows
         self.runtime.mainloop.set_game_clock(lambda: self._game_time)
         self.mods.set_game_clock(lambda: self._game_time)
@@ -239,6 +242,9 @@ class AiSession:
         self._game_time += DT
         if self._mods_loaded:
             dispatch_events(self.mods, events)
+            if self._mods_every_tick:
+                self.mods.tick(self._mod_time)
+                self._mod_time = 0.0
         self.play.controller.after_tick(world, events)
 
     def on_frame(self, world: World, dt: float) -> None:

@@ -33,6 +33,7 @@ class StepRequest:
     on_end: Callable[[], None] | None = None  # when it ends: release what a hold pressed
     future: concurrent.futures.Future[dict[str, Any]] = field(default_factory=concurrent.futures.Future)
     matched: list[dict[str, Any]] = field(default_factory=list)
+    extra: dict[str, Any] = field(default_factory=dict)  # joins the answer (a fork's divergence check)
 
 
 class SimClock:

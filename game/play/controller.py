@@ -19,6 +19,7 @@ from coreai.errors import PlayRefused
 from game.bindings import WorldHandle
 from game.play.clock import SimClock, StepRequest
 from game.play.digest import digest
+from game.play.inputs import InputFeed, InputLog
 from game.play.journal import EventJournal
 from game.play.keys import HELD_ACTIONS, AgentKeys, ToWorld
 from game.sim import events as ev
@@ -50,6 +51,8 @@ class Front(Protocol):
 
     def coins(self) -> int | None: ...
 
+    def new_run(self, seed: int) -> None: ...
+
 
 class PlayController:
     def __init__(
@@ -67,9 +70,11 @@ class PlayController:
         self.keys = keys
         self.clock = SimClock(frozen=frozen, headless=headless)
         self.journal = EventJournal()
+        self.inputs = InputLog()  # what was pressed, per tick: a run can be replayed or forked
+        self.feed: InputFeed | None = None  # a replay or fork feeding recorded input instead of the keys
         self.compile_condition = compile_condition
-        self._schedule: Callable[[int], None] | None = None
         self._cancel = False
+        self.feed_diverged = ""
 
     # ------------------------------------------------------------------ the loop's side (main thread)
     def may_tick(self, world: World) -> bool:
@@ -83,10 +88,17 @@ class PlayController:
         req = self.clock.request
         if req is not None and req.on_tick is not None:
             req.on_tick(world.tick + 1 - req.start_tick)
-        return self.keys.sample(to_world, (world.player.x, world.player.y))
+        if self.feed is not None:
+            inp = self.feed.input(world.tick + 1)
+        else:
+            inp = self.keys.sample(to_world, (world.player.x, world.player.y))
+        self.inputs.tick(world.tick + 1, inp)
+        return inp
 
     def after_tick(self, world: World, events: list[ev.Event]) -> None:
         rows = self.journal.record(world.tick, events)
+        if self.feed is not None and (world.phase == "upgrade" or self.front.shop_open()):
+            self._feed_between_waves(world)
         req = self.clock.request
         if req is None:
             return
@@ -101,15 +113,39 @@ class PlayController:
             return
         if self._cancel:
             self._finish(world, "cancelled")
+        elif self.feed_diverged:
+            self._finish(world, "diverged")
         elif world.phase != "playing" or self.front.shop_open():
             self._finish(world, self._phase_reason(world))
 
+    def _feed_between_waves(self, world: World) -> None:
+        """A replay reaches a wave's end: take the recorded picks and purchases, then go on."""
+        assert self.feed is not None
+        for row in self.feed.actions(world.tick):
+            if "pick" in row:
+                if world.phase != "upgrade" or row["pick"] not in world.choices:
+                    self.feed_diverged = (
+                        f"tick {world.tick}: recorded pick {row['pick']}, offered {world.choices}"
+                    )
+                    return
+                self.front.pick(world, world.choices.index(row["pick"]))
+                self.inputs.action(world.tick, "pick", row["pick"])
+            elif "buy" in row:
+                self.front.shop_buy(world, row["buy"])
+                self.inputs.action(world.tick, "buy", row["buy"])
+            elif "next_wave" in row and self.front.shop_open():
+                self.front.next_wave(world)
+                self.inputs.action(world.tick, "next_wave", "")
+
     def on_run_start(self, world: World) -> None:
         self.journal.reset()
+        self.inputs.reset()
         if self.clock.request is not None:
             self._finish(world, "new run")
 
     def _stop_reason(self, world: World, req: StepRequest, rows: list[dict[str, Any]]) -> str | None:
+        if self.feed_diverged:
+            return "diverged"
         hit = [r for r in rows if r["type"] in req.events]
         if hit:
             req.matched.extend(hit)
@@ -143,7 +179,7 @@ class PlayController:
         self.clock.frozen = True
         if req.on_end is not None:
             req.on_end()
-        extra: dict[str, Any] = {"stopped": reason, "stepped": world.tick - req.start_tick}
+        extra: dict[str, Any] = {"stopped": reason, "stepped": world.tick - req.start_tick, **req.extra}
         if req.matched:
             extra["matched"] = req.matched[:5]
         if not req.future.done():
@@ -343,6 +379,7 @@ class PlayController:
             if index >= len(world.choices):
                 raise PlayRefused("player_input", f"only {len(world.choices)} upgrades are offered")
             key = self.front.pick(world, index)
+            self.inputs.action(world.tick, "pick", key)
             return self.digest(world, picked=key)
         if action == "shop_buy":
             if not self.front.shop_open():
@@ -354,6 +391,7 @@ class PlayController:
                     "player_input", "shop_buy needs 'item' (an id or name from get_inventory, or 1-9)"
                 )
             receipt = self.front.shop_buy(world, item)
+            self.inputs.action(world.tick, "buy", str(receipt.get("item", item)))
             return self.digest(world, bought=receipt)
         if action == "next_wave":
             if world.phase == "upgrade":
@@ -361,5 +399,6 @@ class PlayController:
             if not self.front.shop_open():
                 raise PlayRefused("player_input", "not between waves: the wave is already on")
             self.front.next_wave(world)
+            self.inputs.action(world.tick, "next_wave", "")
             return self.digest(world)
         raise PlayRefused("player_input", f"unknown action '{action}'")

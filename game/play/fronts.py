@@ -8,6 +8,7 @@ one) -> ``next_wave``. In a window the agent works the real screens (``UpgradeVi
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import asdict
 from typing import TYPE_CHECKING, Any
 
@@ -45,9 +46,17 @@ def _buy(service: ShopService | None, item: str) -> dict[str, Any]:
 
 
 class HeadlessFront:
-    def __init__(self, shop: ShopService | None, bot: str | None = None) -> None:
+    def __init__(
+        self, shop: ShopService | None, bot: str | None = None, starter: Callable[[int], None] | None = None
+    ) -> None:
         self.service = shop
         self.bot_name = bot
+        self.starter = starter  # starts a new run with a seed (the session's; the headless loop follows it)
+
+    def new_run(self, seed: int) -> None:
+        if self.starter is None:
+            raise PlayRefused("sim_control", "this game cannot start a new run")
+        self.starter(seed)
 
     def pick(self, world: World, index: int) -> str:
         key = world.choices[index]
@@ -80,6 +89,9 @@ class WindowFront:
     def __init__(self, app: GameApp, shop: ShopService | None) -> None:
         self.app = app
         self.service = shop
+
+    def new_run(self, seed: int) -> None:
+        self.app.new_run(seed)  # as F5 does, with this seed: the arena screen shows the new run
 
     def pick(self, world: World, index: int) -> str:
         key = world.choices[index]

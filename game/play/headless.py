@@ -61,9 +61,11 @@ def run_play_headless(
         seconds,
     )
     while not stop.is_set():
+        world = session.handle.require()
         now = time.perf_counter()
         dt, last = now - last, now
         session.on_frame(world, dt)  # MCP calls run here, between ticks
+        world = session.handle.require()  # ...and a fork or replay may have started a new run
         if limit is not None and world.tick >= limit:
             break
         if world.phase == "dead" and not options.frozen:
@@ -95,6 +97,7 @@ def run_play_headless(
             owed -= stepped
             if stepped == 0:
                 time.sleep(IDLE_NAP_S)
+    world = session.handle.require()
     summary = summarize(world, max(time.perf_counter() - started, 1e-6), options.bot)
     session.run_over(summary)
     return summary

@@ -4,7 +4,7 @@ tail and the skill documents; and the notifications that tell a listening client
 URIs:
 - ``arena://runs``: the current run and the recorded ones (``saves/trajectories/*.jsonl``), newest first;
 - ``arena://runs/{run_id}``: header, summary (live for the current run), the director's decisions and
-  mode switches, and the run's event log (``<run>.events.jsonl`` beside the trajectory); ``current`` is
+  mode switches, and the run's event log (``saves/runs/<run>.events.jsonl``); ``current`` is
   the run in progress. It is "updated" on every director decision of the current run;
 - ``arena://runs/current/log``: the last lines of the game's log, "updated" on every line;
 - ``arena://skills/{name}``: the skill documents ``read_skill`` returns.
@@ -46,7 +46,13 @@ def trajectories_dir() -> Path:
 
 
 def events_path(trajectory: Path) -> Path:
-    return trajectory.with_name(trajectory.stem + ".events.jsonl")
+    """``saves/runs/<run>.events.jsonl``: the run's event log (beside, not among, the trajectories)."""
+    return saves_path("runs", trajectory.stem + ".events.jsonl")
+
+
+def inputs_path(trajectory: Path) -> Path:
+    """``saves/runs/<run>.inputs.jsonl``: what was pressed, for replay and fork."""
+    return saves_path("runs", trajectory.stem + ".inputs.jsonl")
 
 
 class EventLogFile:
@@ -119,15 +125,17 @@ class RunResources:
         self.skills = skills or SkillLibrary()
         self.current: Path | None = None  # the current run's trajectory file
         self.events: EventLogFile | None = None
+        self.inputs: EventLogFile | None = None  # <run>.inputs.jsonl: what replay and fork feed back
         self.tail = LogTail(on_line=lambda: hub.updated(LOG))
 
     # ------------------------------------------------------------------ the game's side (main thread)
     def start_run(self, trajectory: TrajectoryWriter | None) -> None:
-        if self.events is not None:
-            self.events.flush()
+        self.frame()
         self.current = trajectory.path if trajectory is not None else None
         self.events = EventLogFile(events_path(self.current)) if self.current is not None else None
+        self.inputs = EventLogFile(inputs_path(self.current)) if self.current is not None else None
         self.controller.journal.on_row = self.events.add if self.events is not None else None
+        self.controller.inputs.on_row = self.inputs.add if self.inputs is not None else None
         self.run_changed()
 
     def run_changed(self) -> None:
@@ -136,8 +144,9 @@ class RunResources:
             self.hub.updated(f"{RUNS}/{self.current.stem}")
 
     def frame(self) -> None:
-        if self.events is not None:
-            self.events.flush()
+        for log_file in (self.events, self.inputs):
+            if log_file is not None:
+                log_file.flush()
 
     # ------------------------------------------------------------------ reads (worker threads)
     def _on_main(self, fn: Callable[[], Any], label: str) -> Any:
@@ -146,7 +155,7 @@ class RunResources:
     def list_runs(self) -> dict[str, Any]:
         files = sorted(trajectories_dir().glob("*.jsonl"), key=lambda p: p.stat().st_mtime, reverse=True)
         runs = []
-        for path in [p for p in files if not p.name.endswith(".events.jsonl")][:MAX_LISTED]:
+        for path in files[:MAX_LISTED]:
             try:
                 traj = read_trajectory(path)
             except CoreAIError as exc:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import concurrent.futures
 import time
+from collections.abc import Callable
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -35,6 +36,9 @@ Control game time. The game runs at a fixed 60 ticks per second; freeze it, then
   e.g. "game.state().enemies_alive == 0"), at most `max_ticks` ticks (default 3600 = 60 s).
 - set_speed: how fast a running (thawed) game goes: 0.25 to 8 times real time; headless also 0 = as fast as
   possible. Steps go as fast as possible headless, at this speed in a window.
+- fork: a new run from a recorded one (`run`, an id from arena://runs): its first `tick` ticks replayed
+  with the recorded input, then frozen there with `director` (a mode; default the recorded one). replay:
+  the same up to the recorded run's end. The answer says whether the replay was `identical` to the record.
 Every answer is the digest of the last tick: tick, time, phase, wave, hp, pos, the nearest enemies (offset
 dx/dy from the player, distance), upgrade choices when a pick is open, and `events` since your last call;
 steps add `stopped` (why the step ended) and `stepped` (ticks).
@@ -59,7 +63,7 @@ Example: {"action": "hold", "key": "move_right", "ticks": 60}"""
 class SimControlArgs(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    action: Literal["state", "freeze", "thaw", "step", "step_until", "set_speed"]
+    action: Literal["state", "freeze", "thaw", "step", "step_until", "set_speed", "fork", "replay"]
     ticks: int | None = Field(None, ge=1, le=MAX_STEP_TICKS, description="step: ticks to advance (60 = 1 s)")
     seconds: float | None = Field(None, gt=0, le=MAX_STEP_TICKS / TICK_HZ, description="step: game seconds")
     until_event: list[EventName] | None = Field(None, max_length=7, description="step_until: stop on any")
@@ -68,6 +72,11 @@ class SimControlArgs(BaseModel):
     )
     max_ticks: int = Field(DEFAULT_UNTIL_TICKS, ge=1, le=MAX_STEP_TICKS, description="step_until's limit")
     speed: float | None = Field(None, ge=0, le=1000, description="set_speed: 0.25-8 (headless: 0 = max)")
+    run: str | None = Field(None, min_length=1, max_length=120, description="fork / replay: a run id")
+    tick: int | None = Field(None, ge=1, le=MAX_STEP_TICKS, description="fork: the tick to fork at")
+    director: str | None = Field(
+        None, min_length=1, max_length=64, description="fork: the director mode after"
+    )
 
     @model_validator(mode="after")
     def _needs(self) -> SimControlArgs:
@@ -77,6 +86,10 @@ class SimControlArgs(BaseModel):
             raise ValueError("step_until needs 'until_event' and/or 'until_lua'")
         if self.action == "set_speed" and self.speed is None:
             raise ValueError("set_speed needs 'speed'")
+        if self.action == "fork" and (self.run is None or self.tick is None):
+            raise ValueError("fork needs 'run' and 'tick'")
+        if self.action == "replay" and self.run is None:
+            raise ValueError("replay needs 'run'")
         return self
 
 
@@ -145,10 +158,18 @@ def _await_step(
             )
 
 
-def sim_control_tool(controller: PlayController) -> Tool:
+Fork = Callable[[str, int | None, str | None], "concurrent.futures.Future[dict[str, Any]]"]
+
+
+def sim_control_tool(controller: PlayController, fork: Fork | None = None) -> Tool:
     def invoke(args: SimControlArgs, ctx: ToolContext) -> dict[str, Any]:
         c = controller
         a = args.action
+        if a in ("fork", "replay"):
+            if fork is None:
+                raise PlayRefused("sim_control", "this game cannot fork or replay runs")
+            run, tick, director = args.run or "", args.tick if a == "fork" else None, args.director
+            return _await_step(ctx, c, _on_main(ctx, f"sim_control:{a}", lambda: fork(run, tick, director)))
         if a in ("step", "step_until"):
             if a == "step":
                 ticks = args.ticks if args.ticks is not None else max(1, round((args.seconds or 0) * TICK_HZ))

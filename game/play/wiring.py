@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from coreai.errors import PlayRefused
 from coreai.mcp.resources import PromptSpec, UpdateHub
 from game.play.controller import Condition, PlayController
+from game.play.forks import begin_fork
 from game.play.fronts import HeadlessFront, WindowFront
 from game.play.keys import AgentKeys
 from game.play.prompts import PROMPTS
@@ -60,7 +61,7 @@ def install_play(session: AiSession) -> Play:
     options = session.options
     controller = PlayController(
         session.handle,
-        HeadlessFront(session.shop, options.bot),
+        HeadlessFront(session.shop, options.bot, starter=lambda seed: headless_new_run(session, seed)),
         AgentKeys(),
         frozen=options.frozen,
         headless=options.headless,
@@ -77,10 +78,52 @@ def install_play(session: AiSession) -> Play:
         return summarize(world, 1.0, options.bot).model_dump(mode="json", exclude={"ticks_per_second"})
 
     runs = RunResources(controller, session.runtime.mainloop, hub, live_summary)
+
     # MCP only: no in-game role plays the game. Time control also serves modding and directing.
-    session.add_tool(sim_control_tool(controller), mcp=("play", "mod", "direct"))
+    def fork(run: str, tick: int | None, director: str | None) -> Any:
+        def set_mode(mode: str) -> None:
+            if mode != session.director.mode:
+                session.director.set_mode(mode, session.handle.world)
+
+        runs = session.play.runs
+        runs.frame()  # the current run's last rows reach its files first
+        world = session.handle.world
+        live = (
+            world.tick
+            if world is not None and runs.current is not None and runs.current.stem == run
+            else None
+        )
+
+        def fresh_mods() -> None:
+            for status in session.mods.status():
+                if status.running:
+                    session.mods.reload(status.name)
+
+        return begin_fork(
+            controller,
+            run,
+            tick,
+            director,
+            set_mode=set_mode,
+            modes=session.director.modes,
+            live_tick=live,
+            fresh=fresh_mods,
+        )
+
+    session.add_tool(sim_control_tool(controller, fork), mcp=("play", "mod", "direct"))
     session.add_tool(player_input_tool(controller), mcp=("play",))
     return Play(controller, hub, runs)
+
+
+def headless_new_run(session: AiSession, seed: int) -> None:
+    """Headless: end the current run (its summary is recorded) and start another with ``seed``."""
+    from game.headless import summarize
+
+    old = session.handle.world
+    if old is not None:
+        session.run_over(summarize(old, 1.0, session.options.bot))
+    world = session.world_factory(seed, respawn=session.options.respawn)
+    session.on_run_start(world)
 
 
 def use_window(session: AiSession, app: GameApp) -> None:

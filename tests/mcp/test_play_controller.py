@@ -133,3 +133,28 @@ def test_set_speed_runs_a_thawed_game_headless(played: AiSession) -> None:
     frozen = use(played, "sim_control", action="freeze")
     assert frozen["frozen"] and frozen["tick"] > thawed["tick"] + 30
     assert use(played, "sim_control", action="state")["tick"] == frozen["tick"]
+
+
+def test_replay_and_fork_a_recorded_run(played: AiSession) -> None:
+    use(played, "player_input", action="hold", key="move_right", ticks=40)
+    use(played, "player_input", action="press", key="shoot")
+    use(played, "player_input", action="aim", x=1500, y=1500)
+    use(played, "player_input", action="hold", key="move_up", ticks=30)
+    recorded = use(played, "sim_control", action="step", ticks=400)
+    assert played.play.runs.current is not None
+    run = played.play.runs.current.stem
+
+    replayed = use(played, "sim_control", action="replay", run=run)
+    assert replayed["identical"], replayed.get("diverged")
+    assert replayed["forked_from"] == run and replayed["tick"] == recorded["tick"] == 470
+    assert replayed["pos"] == recorded["pos"] and replayed["kills"] == recorded["kills"]
+    assert played.play.runs.current.stem != run  # a new run, recorded on its own
+
+    forked = use(played, "sim_control", action="fork", run=run, tick=100, director="static")
+    assert forked["identical"] and forked["tick"] == 100 and forked["director"] == "static"
+    assert played.director.mode == "static" and forked["frozen"]
+    on = use(played, "sim_control", action="step", ticks=10)
+    assert on["tick"] == 110
+
+    assert "unknown run" in refusal(played, "sim_control", action="fork", run="nope", tick=5)
+    assert "ticks 1-" in refusal(played, "sim_control", action="fork", run=run, tick=30_000)

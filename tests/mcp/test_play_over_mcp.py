@@ -103,3 +103,18 @@ async def _play_wave_one(url: str) -> None:
                 async for event in sub:
                     assert event.uri in ("arena://runs/current", "arena://runs/current/log")
                     break
+            # the whole run again from its record: same input (picks and purchase included), same run
+            replayed = await call(c, "sim_control", action="replay", run=run["id"])
+            assert replayed["identical"], json.dumps(replayed.get("diverged"))
+            assert (replayed["tick"], replayed["wave"], replayed["kills"]) == (
+                after["tick"],
+                2,
+                after["kills"],
+            )
+            assert replayed["pos"] == after["pos"] and replayed["hp"] == after["hp"]
+            forked = await call(
+                c, "sim_control", action="fork", run=run["id"], tick=killed["tick"], director="static"
+            )
+            assert (
+                forked["identical"] and forked["kills"] == killed["kills"] and forked["director"] == "static"
+            )
