@@ -28,17 +28,16 @@ def _input(values: list[Any]) -> PlayerInput:
 
 
 class InputLog:
+    """Rows go to ``on_row`` only (the run's file; None: not recorded), nothing is kept in memory."""
+
     def __init__(self, on_row: Callable[[dict[str, Any]], None] | None = None) -> None:
         self.on_row = on_row
-        self.rows: list[dict[str, Any]] = []
         self._last: PlayerInput = IDLE
 
     def reset(self) -> None:
-        self.rows.clear()
         self._last = IDLE
 
     def _add(self, row: dict[str, Any]) -> None:
-        self.rows.append(row)
         if self.on_row is not None:
             self.on_row(row)
 

@@ -117,8 +117,10 @@ class RunResources:
         hub: UpdateHub,
         live_summary: Callable[[], dict[str, Any] | None],
         skills: SkillLibrary | None = None,
+        record_inputs: bool = True,
     ) -> None:
         self.controller = controller
+        self.record_inputs = record_inputs  # with MCP on: what was pressed, for replay and fork
         self.queue = queue
         self.hub = hub
         self.live_summary = live_summary
@@ -133,7 +135,8 @@ class RunResources:
         self.frame()
         self.current = trajectory.path if trajectory is not None else None
         self.events = EventLogFile(events_path(self.current)) if self.current is not None else None
-        self.inputs = EventLogFile(inputs_path(self.current)) if self.current is not None else None
+        keep = self.current is not None and self.record_inputs
+        self.inputs = EventLogFile(inputs_path(self.current)) if keep and self.current else None
         self.controller.journal.on_row = self.events.add if self.events is not None else None
         self.controller.inputs.on_row = self.inputs.add if self.inputs is not None else None
         self.run_changed()

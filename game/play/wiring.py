@@ -77,7 +77,8 @@ def install_play(session: AiSession) -> Play:
 
         return summarize(world, 1.0, options.bot).model_dump(mode="json", exclude={"ticks_per_second"})
 
-    runs = RunResources(controller, session.runtime.mainloop, hub, live_summary)
+    mcp = options.mcp or session.settings.mcp.enabled  # only an MCP client replays or forks runs
+    runs = RunResources(controller, session.runtime.mainloop, hub, live_summary, record_inputs=mcp)
 
     # MCP only: no in-game role plays the game. Time control also serves modding and directing.
     def fork(run: str, tick: int | None, director: str | None) -> Any:

@@ -27,6 +27,7 @@ def played(saves_dir: Any) -> Iterator[AiSession]:
     settings = Settings.model_validate({"llm": {"default_backend": "stub", "backends": {}}})
     options = LaunchOptions(headless=True, frozen=True, seed=5)
     session = AiSession(options, settings=settings, configure_logs=False)
+    session.play.runs.record_inputs = True  # as with --mcp: runs can be replayed and forked
     stop = threading.Event()
     loop = threading.Thread(target=run_play_headless, args=(session, options, 5, stop), daemon=True)
     loop.start()
