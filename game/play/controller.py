@@ -344,7 +344,15 @@ class PlayController:
         was_held = action in self.keys.held
         self.keys.press(action)
         end = None if was_held else (lambda: self.keys.release(action) if action != "dash" else None)
-        return self.begin_step(ticks=ticks, on_end=end, command="player_input")
+        future = self.begin_step(ticks=ticks, on_end=end, command="player_input")
+        self._applied_at(world)
+        return future
+
+    def _applied_at(self, world: World) -> None:
+        """The step just begun answers with the first tick that saw the input."""
+        req = self.clock.request
+        if req is not None:
+            req.extra["applied_at_tick"] = world.tick + 1
 
     def begin_sequence(
         self, items: Sequence[tuple[int, str, str | None, tuple[float, float] | None]], ticks: int
@@ -368,7 +376,9 @@ class PlayController:
                 elif op == "aim" and point is not None:
                     self.keys.aim_at_world(*point)
 
-        return self.begin_step(ticks=ticks, on_tick=on_tick, command="player_input")
+        future = self.begin_step(ticks=ticks, on_tick=on_tick, command="player_input")
+        self._applied_at(world)
+        return future
 
     def one_shot(self, world: World, action: str, item: str | None) -> dict[str, Any]:
         """pick_N, shop_buy, next_wave: between waves, at once (no tick passes)."""

@@ -47,6 +47,7 @@ async def _play_wave_one(url: str) -> None:
             x0, y0 = stepped["pos"]
             held = await call(c, "player_input", action="hold", key="move_right", ticks=60)
             assert held["tick"] == stepped["tick"] + 60 and held["stepped"] == 60
+            assert held["applied_at_tick"] == stepped["tick"] + 1
             assert held["pos"][0] - x0 == pytest.approx(PLAYER_BASE.speed * 60 / TICK_HZ, abs=0.11)
             assert held["pos"][1] == pytest.approx(y0, abs=0.11)
             assert "held" not in held  # let go after the hold

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import base64
 import contextlib
+import json
 import os
 import shutil
 import subprocess
@@ -57,7 +58,7 @@ def test_an_agent_plays_wave_one_in_a_window(tmp_path: Path) -> None:
 
 
 async def _play_in_window(url: str, tmp: Path) -> None:
-    async with client(url) as c:
+    async with client(url) as c, c.listen(resource_subscriptions=["arena://runs/current"]) as sub:
         first = await call(c, "sim_control", action="state")
         assert first["frozen"] and first["tick"] == 0
         await anyio.sleep(0.5)  # the window draws frames meanwhile; the world does not move
@@ -98,3 +99,11 @@ async def _play_in_window(url: str, tmp: Path) -> None:
         await call(c, "player_input", action="tap", key="next_wave")
         on = await call(c, "sim_control", action="step", ticks=10)
         assert on["phase"] == "playing" and on["wave"] == 2 and "shop_open" not in on
+
+        run = json.loads((await c.read_resource("arena://runs/current")).contents[0].text)
+        assert run["live"] and run["trajectory"]["decisions"]
+        assert {"wave_end", "enemy_killed"} <= {e["type"] for e in run["events"]["list"]}
+        with anyio.fail_after(5):
+            async for event in sub:
+                assert event.uri == "arena://runs/current"
+                break
