@@ -5,9 +5,10 @@ Each pass: drain the main-loop queue (MCP calls run here, between ticks), then s
 clock allows - none while frozen (the loop then naps ~2 ms, so a call is answered within milliseconds), as
 many as fit in a 20 ms slice while a step is in progress (steps go as fast as possible headless), and
 real time x speed while running (speed 0: as fast as possible). A bot (``--bot``) plays when given;
-otherwise the agent's keys do. The run ends at ``--seconds`` of game time, on SIGINT/SIGTERM, or - when
-not frozen at start - at the player's death; a frozen (agent-driven) game keeps serving after a death so
-the agent can read the run.
+otherwise the agent's keys do. The run ends at ``--seconds`` of game time (0, or none with ``--frozen``:
+no end), on SIGINT/SIGTERM, or - when not frozen at start - at the player's death; a frozen
+(agent-driven) game keeps serving after a death so the agent can read the run. Hooks run under the
+``HookGuard`` (a faulty one is logged, play goes on).
 """
 
 from __future__ import annotations
@@ -19,9 +20,10 @@ from typing import TYPE_CHECKING
 
 from loguru import logger
 
-from game.bot import Bot
 from game.headless import RunSummary, summarize
+from game.hook_guard import HookGuard
 from game.sim.config import DT, TICK_HZ
+from game.zoo import make_player
 
 if TYPE_CHECKING:
     from game.ai.session import AiSession
@@ -48,9 +50,12 @@ def run_play_headless(
     world = session.world_factory(seed, respawn=options.respawn)
     session.on_run_start(world)
     play = session.play.controller
-    bot = Bot(options.bot, seed=seed) if options.bot else None
-    seconds = options.seconds if options.seconds is not None else (None if options.frozen else 60.0)
+    bot = make_player(options.bot, seed) if options.bot else None
+    # none: an agent-driven game has no end, a bot's session lasts a minute; --seconds 0: no end
+    default = None if options.frozen else 60.0
+    seconds = default if options.seconds is None else (options.seconds or None)
     limit = None if seconds is None else round(seconds / DT)
+    guard = HookGuard()  # as in the window: a faulty hook is logged, the run goes on
     started = last = time.perf_counter()
     owed = 0.0  # ticks owed to real time x speed while running
     log.info(
@@ -64,7 +69,7 @@ def run_play_headless(
         world = session.handle.require()
         now = time.perf_counter()
         dt, last = now - last, now
-        session.on_frame(world, dt)  # MCP calls run here, between ticks
+        guard.call(session.on_frame, world, dt)  # MCP calls run here, between ticks
         world = session.handle.require()  # ...and a fork or replay may have started a new run
         if limit is not None and world.tick >= limit:
             break
@@ -89,7 +94,7 @@ def run_play_headless(
         while stepped < budget and play.may_tick(world) and (limit is None or world.tick < limit):
             inp = bot.act(world) if bot is not None else play.sample(world, None)
             events = world.step(inp)
-            session.on_tick(world, events)
+            guard.call(session.on_tick, world, events)
             stepped += 1
             if time.perf_counter() > deadline:
                 break
