@@ -169,6 +169,13 @@ class PurchaseRefused(CommandRejected):
         self.item = item
 
 
+class PlayRefused(CommandRejected):
+    """An agent's game-time or input call the game cannot do now (dead player, shop closed, pick open)."""
+
+    def __init__(self, command: str, reason: str, *, trace_id: str | None = None) -> None:
+        super().__init__(command, reason, trace_id=trace_id)
+
+
 class UnknownPlayerModel(CoreAIError, ValueError):
     """A player model (bot) name that is neither built in (``game.zoo``) nor an importable
     ``package.module:Factory``; the message lists the known names."""

@@ -20,6 +20,7 @@ from coreai.errors import CoreAIError, TaskCancelled
 from coreai.events import EventBus, TaskEvent, TextDelta
 from coreai.llm.decorators import backend_for
 from coreai.llm.types import LlmClient
+from coreai.mcp.profiles import profiles_of
 from coreai.memory import MemoryStore
 from coreai.prompts import ComposedPrompt, PromptComposer
 from coreai.requests import AgentResult, AiTaskRequest, new_trace_id
@@ -50,6 +51,7 @@ class Orchestrator:
     ) -> None:
         self.llm = llm
         self.tools: dict[str, Tool] = {t.name: t for t in tools}
+        self.mcp_profiles: dict[str, frozenset[str]] = {}  # tool name -> MCP profiles (add_tool's ``mcp``)
         self.roles = dict(roles if roles is not None else DEFAULT_ROLES)
         self.composer = composer or PromptComposer()
         self.memory = memory
@@ -59,13 +61,23 @@ class Orchestrator:
         self.llm_timeout_s = llm_timeout_s
         self.main = main
 
-    def add_tool(self, tool: Tool, roles: Iterable[str] = ()) -> None:
-        """Register a tool (e.g. ``execute_lua``) and add it to the given roles' tool sets."""
+    def add_tool(self, tool: Tool, roles: Iterable[str] = (), *, mcp: bool | Iterable[str] = False) -> None:
+        """Register a tool (e.g. ``execute_lua``): the one place that says who may call it. ``roles``: the
+        in-game agents that get it; ``mcp``: whether MCP clients get it too (``True``: in every profile, or
+        the profiles it belongs to: ``("play", "mod")``, see ``coreai.mcp.profiles``). Registering a new
+        version of a tool under the same name keeps its place in the MCP order."""
         self.tools[tool.name] = tool
         for role in roles:
             cfg = self.role_config(role)
             if tool.name not in cfg.tools:
                 self.roles[role] = replace(cfg, tools=(*cfg.tools, tool.name))
+        profiles = profiles_of(mcp)
+        if profiles:
+            self.mcp_profiles[tool.name] = profiles
+
+    def mcp_tools(self) -> list[tuple[Tool, frozenset[str]]]:
+        """The tools MCP serves, in registration order, with their profiles."""
+        return [(self.tools[n], p) for n, p in self.mcp_profiles.items() if n in self.tools]
 
     def set_extra_prompt(self, role: str, text: str) -> None:
         """The builder layer of ``role``'s prompt: stable text that joins the cached prefix."""

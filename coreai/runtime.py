@@ -79,19 +79,17 @@ class CoreAiRuntime:
         self.prompts = PromptLibrary(prompt_dirs, prompt_variables)  # every agent's prompt text
         self.orchestrator = Orchestrator(
             self.llm,
-            tools=[
-                memory_tool(self.memory),
-                world_command_tool(self.bindings),
-                game_state_tool(),
-            ],
-            composer=PromptComposer(
-                self.prompts, world_state_max_chars=s.prompts.world_state_max_chars
-            ),
+            tools=[memory_tool(self.memory), game_state_tool()],
+            composer=PromptComposer(self.prompts, world_state_max_chars=s.prompts.world_state_max_chars),
             memory=self.memory,
             events=self.events,
             world_state=self._world_state,
             tool_config=ToolPolicyConfig.from_settings(s.tools),
             main=self.mainloop,  # tools reach the game through the queue (waits: mainloop.wait_timeout_s)
+        )
+        # the Creator's world tool, also served over MCP to clients that mod or direct the game
+        self.orchestrator.add_tool(
+            world_command_tool(self.bindings), roles=("Creator",), mcp=("mod", "direct")
         )
         self.tasks = QueuedOrchestrator(
             self.orchestrator,

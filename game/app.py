@@ -176,7 +176,10 @@ class GameApp:
         if self.prefs.warning:
             self.show_toast(self.prefs.warning, 8.0, palette.WARN)
         self.audio.start_music()
-        self.show_title()
+        if self.options.frozen:  # an MCP agent plays: its run starts at once, frozen until it steps
+            self.new_run()
+        else:
+            self.show_title()
 
     def show_title(self) -> None:
         if self.title is None:
@@ -192,9 +195,9 @@ class GameApp:
             return self.options.seed
         return random.randrange(1_000_000)
 
-    def new_run(self) -> None:
-        """Start a fresh run (title, game over, F5)."""
-        self.seed = self._next_seed()
+    def new_run(self, seed: int | None = None) -> None:
+        """Start a fresh run (title, game over, F5; ``seed``: an MCP agent's replay or fork)."""
+        self.seed = self._next_seed() if seed is None else seed
         try:
             world = self.world_factory(self.seed)
         except Exception as exc:  # a broken plug-in factory must not end the game: fall back to the default

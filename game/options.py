@@ -40,6 +40,7 @@ class LaunchOptions(BaseModel):
     director: str = Field("rules", description="static, rules, or a backend registry name")
     mcp: bool = False
     mcp_port: int | None = Field(None, ge=1, le=65535, description="default: the [mcp] port setting, 8590")
+    frozen: bool = Field(False, description="With --mcp: the run starts frozen; an MCP agent steps it.")
     respawn: bool = Field(False, description="Headless only: a death is counted and the run goes on.")
 
 
@@ -118,6 +119,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--mcp-port", type=int, default=None, help="MCP port (default: the setting, 8590)")
     p.add_argument(
+        "--frozen",
+        action="store_true",
+        help="with --mcp: start a run at once, frozen; an MCP agent steps it (sim_control) and plays",
+    )
+    p.add_argument(
         "--respawn",
         action="store_true",
         help="headless: after a death, count it and keep playing (as `python -m game.eval` does)",
@@ -128,6 +134,8 @@ def build_parser() -> argparse.ArgumentParser:
 def parse_args(argv: list[str] | None = None) -> LaunchOptions:
     parser = build_parser()
     ns = parser.parse_args(argv)
+    if ns.frozen and not ns.mcp:
+        parser.error("--frozen needs --mcp (an MCP agent steps the frozen game)")
     if ns.respawn and not ns.headless:
         parser.error("--respawn needs --headless (in a window, a death ends the run)")
     problem = check_seconds(ns.seconds, headless=ns.headless, mcp=ns.mcp)

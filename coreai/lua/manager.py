@@ -51,6 +51,7 @@ from coreai.version import __version__ as GAME_VERSION
 
 log = logger.bind(feature="lua", trace_id=None)
 
+
 class ModManager:
     """Every mod of the game and the console sandboxes; one instance, used from the main thread only.
 
@@ -304,6 +305,11 @@ class ModManager:
                 return
             hook, args = self._pending.popleft()
             self._deliver(hook, args)
+
+    def state_changed(self) -> None:
+        """The world changed outside a frame or a dispatch (a tick stepped by an agent): the next
+        ``game.state()`` reads it afresh."""
+        self._state.bump()
 
     def tick(self, dt: float) -> None:
         """Advance on_tick/timers (at most ``tick_hz`` per mod, ``frame_budget_ms`` per frame), promote

@@ -6,7 +6,8 @@ wraps it in ``AdmissionMiddleware`` and serves it with uvicorn on a background d
 once uvicorn reports ``started``. The
 token and ready-to-paste client configs are logged once (feature "mcp") and written to stderr (the
 console). ``stop()`` resolves every queued call first, then asks uvicorn to exit and joins the thread.
-Stateless JSON responses: no sessions, no SSE.
+Stateless (no sessions): one JSON body per answer, except the answer to ``subscriptions/listen``: an SSE
+stream that carries resource updates (``coreai.mcp.dualmode``, ``resources``).
 """
 
 from __future__ import annotations
@@ -14,20 +15,26 @@ from __future__ import annotations
 import socket
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import uvicorn
 from loguru import logger
 from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.prompts import Prompt
 from mcp.server.mcpserver.tools import Tool as SdkTool
 from mcp.server.transport_security import TransportSecuritySettings
+from mcp_types import Prompt as MCPPrompt
+from mcp_types import Tool as MCPTool
 
 from coreai.errors import McpError, SettingsError
 from coreai.mainloop import MainLoopQueue
 from coreai.mcp import tool_docs
 from coreai.mcp.admission import AdmissionMiddleware, allowed_hosts, allowed_origins
+from coreai.mcp.dualmode import ByMethod
 from coreai.mcp.mainthread import MainThreadBridge
+from coreai.mcp.profiles import CURRENT, EVERY, ProfileScope, visible
+from coreai.mcp.resources import PromptSpec, ResourceSpec, UpdateHub
 from coreai.mcp.settings import McpSettings, is_loopback_host
 from coreai.mcp.token import (
     ResolvedToken,
@@ -51,13 +58,32 @@ def build_app(
     *,
     port: int,
     token: str | None,
+    resources: Sequence[ResourceSpec] = (),
+    prompts: Sequence[PromptSpec] = (),
+    hub: UpdateHub | None = None,
+    profiles: Mapping[str, frozenset[str]] | None = None,
 ) -> tuple[AdmissionMiddleware, list[SdkTool]]:
     """The full ASGI app for ``port`` (admission outside, the SDK inside) and the SDK tools it serves."""
-    served = build_tools(tools, bridge)
+    served = build_tools(tools, bridge, profiles)
+    hub = hub if hub is not None else UpdateHub()
     # log_level only matters if nobody configured stdlib logging yet (the SDK calls basicConfig)
-    server: MCPServer[Any] = MCPServer(
-        SERVER_NAME, instructions=tool_docs.SERVER_INSTRUCTIONS, tools=served, log_level="WARNING"
+    server: MCPServer[Any] = ProfiledServer(
+        {t.name: getattr(t, "profiles", EVERY) for t in served},
+        {p.name: p.profiles for p in prompts},
+        SERVER_NAME,
+        instructions=tool_docs.SERVER_INSTRUCTIONS,
+        tools=served,
+        log_level="WARNING",
+        subscriptions=hub.bus,
     )
+    for spec in resources:
+        server.resource(spec.uri, name=spec.name, description=spec.description, mime_type=spec.mime_type)(
+            spec.read
+        )
+    for prompt in prompts:
+        server.add_prompt(
+            Prompt.from_function(prompt.render, name=prompt.name, description=prompt.description)
+        )
     # The SDK's own DNS-rebinding check stays on as a second line, with exactly our allow-lists, so it can
     # never refuse a request that admission accepted (admission answers first with 403/415/413).
     security = TransportSecuritySettings(
@@ -65,14 +91,20 @@ def build_app(
         allowed_hosts=allowed_hosts(port),
         allowed_origins=allowed_origins(port),
     )
-    inner = server.streamable_http_app(
-        streamable_http_path=MCP_PATH,
-        json_response=True,
-        stateless_http=True,
-        max_request_body_size=settings.max_body_bytes,
-        transport_security=security,
-        host=settings.host,
+    # one JSON body per answer, except a ``subscriptions/listen`` stream (SSE), which carries
+    # resource updates (coreai.mcp.dualmode). Stateless either way: no sessions.
+    json_app, sse_app = (
+        server.streamable_http_app(
+            streamable_http_path=MCP_PATH,
+            json_response=json_response,
+            stateless_http=True,
+            max_request_body_size=settings.max_body_bytes,
+            transport_security=security,
+            host=settings.host,
+        )
+        for json_response in (True, False)
     )
+    inner = ProfileScope(ByMethod(json_app, sse_app, on_loop=hub.bind), default=settings.profile)
     app = AdmissionMiddleware(
         inner,
         port=port,
@@ -82,6 +114,31 @@ def build_app(
         auth_warning_interval_s=settings.auth_warning_interval_s,
     )
     return app, served
+
+
+class ProfiledServer(MCPServer[Any]):
+    """``tools/list`` and ``prompts/list`` show the request's profile only (``coreai.mcp.profiles``)."""
+
+    def __init__(
+        self,
+        tool_profiles: Mapping[str, frozenset[str]],
+        prompt_profiles: Mapping[str, frozenset[str]],
+        *a: Any,
+        **kw: Any,
+    ) -> None:
+        super().__init__(*a, **kw)
+        self._tool_profiles = dict(tool_profiles)
+        self._prompt_profiles = dict(prompt_profiles)
+
+    async def list_tools(self) -> list[MCPTool]:
+        profile = CURRENT.get()
+        tools = await super().list_tools()
+        return [t for t in tools if visible(self._tool_profiles.get(t.name, EVERY), profile)]
+
+    async def list_prompts(self) -> list[MCPPrompt]:
+        profile = CURRENT.get()
+        prompts = await super().list_prompts()
+        return [p for p in prompts if visible(self._prompt_profiles.get(p.name, EVERY), profile)]
 
 
 def _bind(host: str, port: int) -> socket.socket:
@@ -103,11 +160,25 @@ def _bind(host: str, port: int) -> socket.socket:
 class McpServerThread:
     """Owns the uvicorn server thread; ``start()`` / ``stop()`` are called from the game's main thread."""
 
-    def __init__(self, settings: McpSettings, tools: Sequence[Tool], queue: MainLoopQueue) -> None:
+    def __init__(
+        self,
+        settings: McpSettings,
+        tools: Sequence[Tool],
+        queue: MainLoopQueue,
+        *,
+        resources: Sequence[ResourceSpec] = (),
+        prompts: Sequence[PromptSpec] = (),
+        hub: UpdateHub | None = None,
+        profiles: Mapping[str, frozenset[str]] | None = None,
+    ) -> None:
         if not is_loopback_host(settings.host):  # also enforced by McpSettings; this guards model_construct
             raise SettingsError("mcp.host", f"refusing to bind '{settings.host}': loopback only")
         self.settings = settings
         self.served = list(tools)
+        self.resources = list(resources)
+        self.prompts = list(prompts)
+        self.hub = hub if hub is not None else UpdateHub()
+        self.profiles = dict(profiles or {})
         self.bridge = MainThreadBridge(queue, settings.call_timeout_s)
         store = store_stable_token if settings.stable_token else None
         self.resolved: ResolvedToken = resolve_token(
@@ -141,7 +212,15 @@ class McpServerThread:
         self._sock = _bind(self.settings.host, self.settings.port)
         self.port = int(self._sock.getsockname()[1])
         self.app, sdk_tools = build_app(
-            self.settings, self.served, self.bridge, port=self.port, token=self.resolved.token
+            self.settings,
+            self.served,
+            self.bridge,
+            port=self.port,
+            token=self.resolved.token,
+            resources=self.resources,
+            prompts=self.prompts,
+            hub=self.hub,
+            profiles=self.profiles,
         )
         self._sdk_tools = {t.name: t for t in sdk_tools}
         self.tools = list(self._sdk_tools)

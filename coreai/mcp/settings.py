@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ipaddress
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
@@ -48,6 +49,10 @@ class McpSettings(BaseModel):
     )
     call_timeout_s: float = Field(default=30.0, gt=0, le=600, description="Main-thread answer timeout.")
     max_resolution: int = Field(default=1024, ge=64, le=8192, description="Default screenshot long side.")
+    profile: Literal["play", "mod", "direct", "all"] = Field(
+        default="all",
+        description="The tools a client sees unless its URL asks for another profile (`/mcp?profile=play`).",
+    )
     max_body_bytes: int = Field(default=MAX_BODY_BYTES, ge=1024, le=64 * 1024 * 1024)
     auth_warning_interval_s: float = Field(
         default=60.0, gt=0, le=3600, description="How often the auth-disabled warning repeats."

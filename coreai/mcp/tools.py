@@ -20,7 +20,7 @@ import concurrent.futures
 import json
 import threading
 import uuid
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 import anyio
@@ -29,14 +29,15 @@ from mcp.server.mcpserver import Image
 from mcp.server.mcpserver.exceptions import ToolError as SdkToolError
 from mcp.server.mcpserver.tools import Tool as SdkTool
 from mcp.shared.exceptions import MCPError
-from mcp_types import INTERNAL_ERROR
+from mcp_types import INTERNAL_ERROR, ResourceLink
 from pydantic import Field, ValidationError
 from pydantic_core import to_jsonable_python
 
 from coreai.commands import MainLoopCommand
 from coreai.errors import CoreAIError, MainLoopTimeout, TaskCancelled, ToolFailed
 from coreai.mcp.mainthread import AGENT, CLIENT_GONE, MainThreadBridge
-from coreai.tools.base import ImageResult, Tool, ToolContext
+from coreai.mcp.profiles import CURRENT, EVERY, visible
+from coreai.tools.base import ImageResult, LinkResult, Tool, ToolContext
 
 
 def _trace() -> str:
@@ -126,6 +127,14 @@ async def call_tool(tool: Tool, bridge: MainThreadBridge, arguments: dict[str, A
     log.debug("tool {} done", tool.name)
     if isinstance(result, ImageResult):
         return Image(data=result.png, format="png")
+    if isinstance(result, LinkResult):
+        return ResourceLink(
+            uri=result.uri,
+            name=result.name,
+            mime_type=result.mime_type,
+            size=result.size_bytes,
+            description=result.note or None,
+        )
     return _jsonable(result)
 
 
@@ -145,20 +154,26 @@ _SHAPES = {"object": _returns_object, "text": _returns_text, "image": _returns_i
 
 
 class CoreTool(SdkTool):
-    """An SDK tool backed by a ``coreai.tools.Tool`` (schema and call both come from it)."""
+    """An SDK tool backed by a ``coreai.tools.Tool`` (schema and call both come from it), served in the
+    MCP profiles it was registered for."""
 
     core: Any = Field(default=None, exclude=True)
     bridge: Any = Field(default=None, exclude=True)
+    profiles: frozenset[str] = Field(default=EVERY, exclude=True)
 
     async def run(self, arguments: dict[str, Any], context: Any = None, convert_result: bool = False) -> Any:
+        profile = CURRENT.get()
+        if not visible(self.profiles, profile):
+            raise SdkToolError(f"'{self.name}' is not in the '{profile}' profile this client connected with")
         result = await call_tool(self.core, self.bridge, arguments)
         return self.fn_metadata.convert_result(result) if convert_result else result
 
 
-def sdk_tool(tool: Tool, bridge: MainThreadBridge) -> SdkTool:
+def sdk_tool(tool: Tool, bridge: MainThreadBridge, profiles: frozenset[str] = EVERY) -> SdkTool:
     shape = SdkTool.from_function(_SHAPES[tool.returns], name=tool.name, description=tool.description)
     fields = {name: getattr(shape, name) for name in SdkTool.model_fields}
-    return CoreTool(**{**fields, "parameters": tool.schema(), "core": tool, "bridge": bridge})
+    extra = {"parameters": tool.schema(), "core": tool, "bridge": bridge, "profiles": profiles}
+    return CoreTool(**{**fields, **extra})
 
 
 def refresh(sdk: SdkTool, tool: Tool) -> None:
@@ -168,6 +183,9 @@ def refresh(sdk: SdkTool, tool: Tool) -> None:
     sdk.description = tool.description
 
 
-def build_tools(tools: Iterable[Tool], bridge: MainThreadBridge) -> list[SdkTool]:
-    """The SDK tools for ``tools`` (the game's chosen MCP subset), in the given order."""
-    return [sdk_tool(t, bridge) for t in tools]
+def build_tools(
+    tools: Iterable[Tool], bridge: MainThreadBridge, profiles: Mapping[str, frozenset[str]] | None = None
+) -> list[SdkTool]:
+    """The SDK tools for ``tools`` (the game's chosen MCP subset), in the given order; ``profiles``: each
+    tool's MCP profiles (absent: every profile)."""
+    return [sdk_tool(t, bridge, (profiles or {}).get(t.name, EVERY)) for t in tools]

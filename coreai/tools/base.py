@@ -61,6 +61,20 @@ class ImageResult:
 
 
 @dataclass(frozen=True)
+class LinkResult:
+    """A tool result that points at a resource instead of carrying it (MCP sends a resource link)."""
+
+    uri: str
+    name: str
+    mime_type: str
+    size_bytes: int
+    note: str = ""
+
+    def __str__(self) -> str:
+        return f"({self.mime_type}, {self.size_bytes} bytes, at {self.uri}) {self.note}".strip()
+
+
+@dataclass(frozen=True)
 class Tool:
     name: str
     description: str

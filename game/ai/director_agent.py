@@ -93,7 +93,8 @@ def install_director_tools(
     Call again when the event list changes (a mod offered one): the tool's grammar names the events."""
     orch = runtime.orchestrator
     orch.roles[ROLE] = RoleConfig(ROLE, max_tokens=MAX_TOKENS, temperature=0.2)
-    orch.add_tool(plan_tool(prefabs, offered_events(events), capture, apply), roles=(ROLE,))
+    plan = plan_tool(prefabs, offered_events(events), capture, apply)
+    orch.add_tool(plan, roles=(ROLE,), mcp=("direct",))  # MCP clients steer the same director
 
 
 def plan_tool(

@@ -1,15 +1,15 @@
-"""What the game exposes over MCP: a chosen subset (``MCP_TOOLS``) of the same ``coreai.tools.Tool`` objects
-the in-game agents use, plus the director's state tool and the server start.
+"""What the game exposes over MCP: the same ``coreai.tools.Tool`` objects the in-game agents use, the ones
+registered with ``mcp=...`` (``AiSession.add_tool(tool, roles=..., mcp=...)``, the one registration point:
+who may call a tool is said once, where it is added), plus the director's state tool and the server start.
 
-To expose another tool: make it a ``Tool``, register it on the orchestrator (``session_tools`` or
-``runtime.orchestrator.add_tool``), and add its name to ``MCP_TOOLS``. Every call runs on the game's main
-thread (the tools post through ``ctx.on_main``; MCP's bridge marshals each call there). Nothing here imports
-the session: it takes the parts it uses.
+Every call runs on the game's main thread (the tools post through ``ctx.on_main``; MCP's bridge marshals
+each call there). Nothing here imports the session: it takes the parts it uses.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from loguru import logger
@@ -20,6 +20,9 @@ from coreai.errors import CommandRejected, CoreAIError, McpError
 from coreai.lua import ModManager
 from coreai.mainloop import MainLoopQueue
 from coreai.mcp import McpServerThread, McpSettings, SkillLibrary
+from coreai.mcp.images import ShotStore
+from coreai.mcp.resources import PromptSpec, ResourceSpec, UpdateHub
+from coreai.orchestrator import Orchestrator
 from coreai.tools.base import Tool, ToolContext
 from coreai.tools.lua_tools import execute_lua_tool, get_mod_logs_tool, manage_mods_tool
 from coreai.tools.view_tools import read_skill_tool, screenshot_tool
@@ -28,20 +31,6 @@ from game.bindings import WorldHandle
 from game.director.director import Director
 
 log = logger.bind(feature="mcp", trace_id="startup")
-
-# The tools MCP clients get, in tools/list order (each one only if the game registered it).
-MCP_TOOLS: tuple[str, ...] = (
-    "execute_lua",
-    "manage_mods",
-    "get_mod_logs",
-    "read_skill",
-    "world_command",
-    "screenshot",
-    "get_director_state",
-    "set_director_plan",
-    "get_inventory",
-    "buy_item",
-)
 
 GET_DIRECTOR_STATE = """\
 Read the AI director: intensity, pacing state (build_up / sustain_peak / peak_fade / relax), spawn credits,
@@ -98,23 +87,35 @@ def director_state_tool(state: Callable[[], dict[str, Any]]) -> Tool:
     return Tool("get_director_state", GET_DIRECTOR_STATE, _NoArgs, invoke)
 
 
+@dataclass(frozen=True)
+class Registration:
+    """A tool with who may call it: in-game ``roles`` and the MCP profiles (``mcp``; True: every one)."""
+
+    tool: Tool
+    roles: tuple[str, ...] = ()
+    mcp: bool | tuple[str, ...] = False
+
+
 def session_tools(
     mods: ModManager,
     director: Director,
     handle: WorldHandle,
     screenshot: Callable[[int], bytes],
     max_resolution: int,
-) -> list[Tool]:
+    shots: ShotStore | None = None,
+) -> list[Registration]:
     """The tools beyond the runtime's built-ins (world_command, get_game_state, memory) and the director's
-    plan tool: the Lua tools, skills, the screenshot and the director's state."""
+    plan tool: the Lua tools, skills, the screenshot and the director's state. Chat gets no tools: its prompt
+    never changes the game, and a tool menu makes a local model buffer the whole reply instead of streaming
+    it into the chat panel."""
     svc = ModServices(mods)
     return [
-        execute_lua_tool(svc.execute_lua),
-        manage_mods_tool(svc.manage_mods),
-        get_mod_logs_tool(svc.get_mod_logs),
-        read_skill_tool(SkillLibrary()),
-        screenshot_tool(screenshot, max_resolution),
-        director_state_tool(lambda: director_state(director, handle)),
+        Registration(execute_lua_tool(svc.execute_lua), roles=("Programmer",), mcp=("mod",)),
+        Registration(manage_mods_tool(svc.manage_mods), mcp=("mod",)),
+        Registration(get_mod_logs_tool(svc.get_mod_logs), mcp=("mod",)),
+        Registration(read_skill_tool(SkillLibrary()), mcp=True),
+        Registration(screenshot_tool(screenshot, max_resolution, shots), mcp=True),
+        Registration(director_state_tool(lambda: director_state(director, handle)), mcp=("direct",)),
     ]
 
 
@@ -122,9 +123,10 @@ def no_window(max_resolution: int) -> bytes:
     raise McpError("no window: the game runs headless, so there is no frame to capture")
 
 
-def exposed(tools: Mapping[str, Tool]) -> list[Tool]:
-    """The MCP subset of the registered tools, in ``MCP_TOOLS`` order."""
-    return [tools[name] for name in MCP_TOOLS if name in tools]
+def exposed(orchestrator: Orchestrator) -> tuple[list[Tool], dict[str, frozenset[str]]]:
+    """The tools registered for MCP, in registration order, and each one's profiles."""
+    pairs = orchestrator.mcp_tools()
+    return [t for t, _ in pairs], {t.name: p for t, p in pairs}
 
 
 def start_mcp_server(
@@ -134,12 +136,19 @@ def start_mcp_server(
     *,
     port: int | None = None,
     notify: Callable[[str, str], None] | None = None,
+    resources: Sequence[ResourceSpec] = (),
+    prompts: Sequence[PromptSpec] = (),
+    hub: UpdateHub | None = None,
+    profiles: dict[str, frozenset[str]] | None = None,
 ) -> McpServerThread | None:
-    """Serve ``tools`` over MCP per the settings (``port`` wins); a busy port warns instead of stopping."""
+    """Serve ``tools`` (and resources, prompts) over MCP per the settings (``port`` wins); a busy port
+    warns instead of stopping."""
     cfg = settings.model_copy(update={"enabled": True})
     if port is not None:
         cfg = cfg.model_copy(update={"port": port})
-    server = McpServerThread(cfg, tools, queue)
+    server = McpServerThread(
+        cfg, tools, queue, resources=resources, prompts=prompts, hub=hub, profiles=profiles
+    )
     try:
         server.start()
     except CoreAIError as exc:

@@ -10,7 +10,7 @@ events)`` after every simulation tick and ``on_frame(world, dt)`` once per frame
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from loguru import logger
@@ -25,6 +25,7 @@ from coreai.requests import AgentResult, AiTaskRequest
 from coreai.runtime import CoreAiRuntime
 from coreai.settings import Settings, load_settings
 from coreai.taskqueue import QueuedOrchestrator, TaskHandle
+from coreai.tools.base import Tool
 from game.ai.backends import BackendSetup, add_backend, build_backends
 from game.ai.director_agent import AgentPlanSource, PlanCapture, install_director_tools
 from game.ai.lua_bridge import MainThreadLuaRunner, ProgrammerRunner
@@ -119,6 +120,9 @@ class AiSession:
         self._mods_loaded = False
         self.mods_ready = threading.Event()  # the startup mods are loaded (their director events offered)
         self._mod_time = 0.0  # game seconds stepped since the mods last ticked
+        # An agent-driven game (--frozen) ticks the mods after every tick, not every frame: what a mod does
+        # then never depends on how ticks fell into frames, so a recorded run replays exactly.
+        self._mods_every_tick = options.frozen
         self._game_time = 0.0  # game seconds of every run so far: mods' rate limit and fault windows
         self.runtime.mainloop.set_game_clock(lambda: self._game_time)
         self.mods.set_game_clock(lambda: self._game_time)
@@ -139,11 +143,11 @@ class AiSession:
         self.screenshot: Callable[[int], bytes] | None = None  # set by the window
         shot = lambda res: (self.screenshot or no_window)(res)  # noqa: E731
         resolution = self.settings.mcp.max_resolution
-        for tool in session_tools(self.mods, self.director, self.handle, shot, resolution):
-            # Chat offers no tools: its prompt never changes the game, and a tool menu makes a local model
-            # buffer the whole reply instead of streaming it into the chat panel
-            roles = ("Programmer",) if tool.name == "execute_lua" else ()
-            self.runtime.orchestrator.add_tool(tool, roles=roles)
+        from coreai.mcp.images import ShotStore
+
+        self.shots = ShotStore()  # screenshots an MCP client asked for as links (arena://screenshots/N)
+        for reg in session_tools(self.mods, self.director, self.handle, shot, resolution, self.shots):
+            self.add_tool(reg.tool, roles=reg.roles, mcp=reg.mcp)
         from game.shop import install_shop
 
         self.shop = install_shop(self.runtime, self.handle)  # the Merchant: stock, coins, its tools
@@ -156,9 +160,17 @@ class AiSession:
         self.startup = start_background(self, servers_from_env())
         self.ledger = RunLedger()  # what the game-over Analyzer reads
         self.trajectory: TrajectoryWriter | None = None
+        from game.play.wiring import install_play
+
+        self.play = install_play(self)  # an MCP agent's game time and input (sim_control, player_input)
         self.mcp: McpServerThread | None = None
         if options.mcp or self.settings.mcp.enabled:
             self.start_mcp()
+
+    def add_tool(self, tool: Tool, roles: Iterable[str] = (), mcp: bool | Iterable[str] = False) -> None:
+        """The one place a tool is registered: the in-game ``roles`` that may call it, and whether MCP
+        serves it (``True``, or the profiles it belongs to: play / mod / direct). Before ``start_mcp``."""
+        self.runtime.orchestrator.add_tool(tool, roles=tuple(roles), mcp=mcp)
 
     # ------------------------------------------------------------------ construction helpers
     def _load_settings(self) -> Settings:
@@ -214,6 +226,11 @@ class AiSession:
             seconds=self.options.seconds or 0.0,
             respawn=world.respawn,
         )
+        from game.play.runs import NotifyingTrajectory
+
+        self.director.trajectory = NotifyingTrajectory(self.trajectory, self.play.runs.run_changed)
+        self.play.runs.start_run(self.trajectory)
+        self.play.controller.on_run_start(world)
 
     def on_tick(self, world: World, events: list[ev.Event]) -> None:
         self.director.on_tick(world)
@@ -225,12 +242,18 @@ class AiSession:
         self._game_time += DT
         if self._mods_loaded:
             dispatch_events(self.mods, events)
+            if self._mods_every_tick:
+                self.mods.tick(self._mod_time)
+                self._mod_time = 0.0
+        self.play.controller.after_tick(world, events)
 
     def on_frame(self, world: World, dt: float) -> None:
         """Once per frame. Mods' ``on_tick`` and timers advance by the game time of this frame's ticks
         (``after(5, f)`` means five seconds of play), within one per-frame Lua budget."""
         self.runtime.drain()
         self.runtime.mainloop.drain_ui()  # headless too: notices reach ``on_notice`` (the log)
+        self.play.controller.after_frame(world)  # a step the world can take no further ends here
+        self.play.runs.frame()
         if self._mods_loaded:
             self.mods.tick(self._mod_time)
             self._mod_time = 0.0
@@ -247,6 +270,7 @@ class AiSession:
         if self.trajectory is not None:
             self.trajectory.summary(summary)
             self.trajectory = None
+            self.play.runs.run_changed()
 
     # ------------------------------------------------------------------ player-facing actions
     def cycle_director(self) -> str:
@@ -360,15 +384,28 @@ class AiSession:
     def start_mcp(self) -> None:
         from game.ai.mcp_services import start_mcp_server
 
-        tools = exposed(self.runtime.orchestrator.tools)
+        tools, profiles = exposed(self.runtime.orchestrator)
         port = self.options.mcp_port
         queue = self.runtime.mainloop
-        self.mcp = start_mcp_server(self.settings.mcp, tools, queue, port=port, notify=self.notify)
+        self.play.runs.tail.install()
+        self.mcp = start_mcp_server(
+            self.settings.mcp,
+            tools,
+            queue,
+            port=port,
+            notify=self.notify,
+            resources=[*self.play.runs.specs(), self.shots.spec()],
+            prompts=self.play.prompts,
+            hub=self.play.hub,
+            profiles=profiles,
+        )
 
     def close(self) -> None:
         self.mods_ready.set()  # a warm-up still waiting gives up (the backends close below)
         if self.mcp is not None:
             self.mcp.stop()
+        self.play.runs.tail.remove()
+        self.play.runs.frame()  # the last event-log lines
         self.programmer.shutdown(wait=False)
         self.runtime.close(wait=False)
         self.mods.close()

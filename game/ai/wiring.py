@@ -47,6 +47,9 @@ def attach(app: GameApp, session: AiSession) -> None:
     arena.pause_hooks.append(session.set_paused)
     app.record_hooks.append(session.run_over)
     session.screenshot = lambda res: frame_png(app, res)
+    from game.play.wiring import use_window
+
+    use_window(session, app)  # an MCP agent works the window's screens and holds keys in its input
     session.difficulty = app.prefs.settings.difficulty  # the player's preset drives the rules director
     app.prefs_hooks.append(lambda prefs: setattr(session, "difficulty", prefs.difficulty))
     try:

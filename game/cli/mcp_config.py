@@ -7,6 +7,7 @@ import sys
 
 from coreai.errors import SettingsError
 from coreai.mcp.client_configs import CLIENTS, TITLES, WHERE, client_config
+from coreai.mcp.profiles import PROFILES
 from coreai.mcp.token import resolve_token, store_stable_token
 from coreai.settings import Settings, load_settings
 from coreai.settings_writer import update_settings
@@ -20,7 +21,16 @@ def main(argv: list[str]) -> int:
     p.add_argument(
         "--port", type=int, default=None, help="the port the game serves on (default: the setting)"
     )
-    p.add_argument("--name", default="arena", help="the server's name in the client (default: arena)")
+    p.add_argument(
+        "--name", default=None, help="the server's name in the client (default: arena, or arena-<profile>)"
+    )
+    p.add_argument(
+        "--profile",
+        choices=PROFILES,
+        default=None,
+        help="the tools this client sees: play (sim_control, player_input, ...), mod (Lua), direct (the "
+        "director), all (default: the [mcp] profile setting)",
+    )
     p.add_argument(
         "--stable-token",
         action="store_true",
@@ -57,6 +67,13 @@ def main(argv: list[str]) -> int:
         sys.stderr.write("note: a stable token was generated and stored in your settings ([mcp] token)\n")
     port = ns.port if ns.port is not None else mcp.port
     url = f"http://127.0.0.1:{port}/mcp"
-    sys.stderr.write(f"# {TITLES[ns.client]}: {WHERE[ns.client]}; start the game with `arena --mcp`\n")
-    sys.stdout.write(client_config(ns.client, url, token, ns.name) + "\n")
+    name = ns.name or "arena"
+    if ns.profile is not None and ns.profile != mcp.profile:  # the URL picks the profile for this client
+        url += f"?profile={ns.profile}"
+        name = ns.name or f"arena-{ns.profile}"
+    profile = ns.profile or mcp.profile
+    sys.stderr.write(
+        f"# {TITLES[ns.client]}: {WHERE[ns.client]}; start the game with `arena --mcp` (profile {profile})\n"
+    )
+    sys.stdout.write(client_config(ns.client, url, token, name) + "\n")
     return 0

@@ -35,6 +35,17 @@ def run_headless_cli(options: LaunchOptions, seed: int) -> RunSummary:
     from game.sim.config import DT
 
     session = AiSession(options, configure_logs=False)  # run() already set headless logging
+    if options.mcp:  # an MCP agent may freeze, step and play it: the clock is the PlayController's
+        from game.play.headless import run_play_headless
+
+        try:
+            if llm_director:
+                from game.ai.warmup import wait_director_warm
+
+                wait_director_warm(session, options.director)
+            return run_play_headless(session, options, seed)
+        finally:
+            session.close()
     try:
         world = session.world_factory(seed, respawn=options.respawn)
         session.on_run_start(world)

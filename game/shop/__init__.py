@@ -32,5 +32,5 @@ def install_shop(runtime: CoreAiRuntime, handle: _HasWorld) -> ShopService | Non
         Shop(inventory, rates), runtime.mainloop, handle, wait_s=runtime.settings.mainloop.wait_timeout_s
     )
     for tool in service.tools():
-        runtime.orchestrator.add_tool(tool, roles=("Merchant",))
+        runtime.orchestrator.add_tool(tool, roles=("Merchant",), mcp=("play",))
     return service

@@ -4,9 +4,9 @@
 - ``BuyItem`` / ``buy_item``: buy one item by id or name; refusals (``PurchaseRefused``) come back to the
   model as tool errors with the reason, and to the shop screen as the same words.
 
-Agents call the tools on their worker threads, MCP clients on the server's (both tools are in
-``game.ai.mcp_services.MCP_TOOLS``); the tools send the commands through ``ctx.on_main`` (the main-loop
-queue for agents, the bridge for MCP) and wait for the game's main thread, which applies them
+Agents call the tools on their worker threads, MCP clients on the server's (``install_shop`` registers both
+with ``mcp=("play",)``); the tools send the commands through ``ctx.on_main`` (the main-loop queue for
+agents, the bridge for MCP) and wait for the game's main thread, which applies them
 against the live world. The shop screen (main thread) applies the same command
 with ``MainLoopQueue.apply_now``, so a click and an agent's purchase obey one set of rules.
 """

@@ -18,6 +18,7 @@ Extension points (all called on the main thread):
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
@@ -41,6 +42,7 @@ from game.zoo import Policy
 
 if TYPE_CHECKING:
     from game.app import GameApp
+    from game.play.controller import PlayController
 
 log = logger.bind(feature="game", trace_id=None)
 
@@ -68,6 +70,8 @@ class ArenaView(AppView):
         self.pause_hooks: list[Callable[[bool], None]] = []
         self.run_start_hooks: list[RunStartHook] = []
         self.activity_source: Callable[[], str] | None = None
+        # An MCP agent's clock and keys (game.play): when set, it decides when the simulation ticks
+        self.play: PlayController | None = None
         self.world: World | None = None
         self.bot: Policy | None = None
         self.scene: Scene | None = None
@@ -151,18 +155,29 @@ class ArenaView(AppView):
         world = self.world
         if world is None or self.paused or world.phase != "playing":
             return 0
-        self._acc += min(dt, MAX_FRAME_DT)
+        play = self.play
+        if play is not None and not play.may_tick(world):
+            self._acc = 0.0  # frozen: no backlog builds up while the agent thinks
+            return 0
+        speed = 1.0 if play is None else play.clock.speed
+        most = MAX_STEPS_PER_FRAME * max(1, math.ceil(speed))
+        self._acc += min(dt, MAX_FRAME_DT) * speed
         steps = 0
         limit = self.app.time_limit
         started = time.perf_counter()
-        while self._acc >= DT and steps < MAX_STEPS_PER_FRAME and world.phase == "playing":
+        while self._acc >= DT and steps < most and world.phase == "playing":
             if limit is not None and world.time >= limit - 1e-9:
                 break
-            if steps and time.perf_counter() - started > SIM_BUDGET_S:
+            if steps and time.perf_counter() - started > SIM_BUDGET_S * max(1.0, speed):
                 self._acc = 0.0  # the simulation itself is the bottleneck: drop the backlog
+                break
+            if play is not None and not play.may_tick(world):
+                self._acc = 0.0  # the agent's step ended on the last tick
                 break
             if self.bot is not None:
                 inp = self.bot.act(world)
+            elif play is not None:  # the agent's keys live in self.input: a human's keys still count
+                inp = play.sample(world, self.rig.to_world)
             else:
                 inp = self.input.sample(self.rig.to_world, (world.player.x, world.player.y))
             events = world.step(inp)
@@ -171,7 +186,7 @@ class ArenaView(AppView):
             self._on_events(world, events)
             for hook in list(self.tick_hooks):
                 self._call_hook(hook, world, events)
-        if steps == MAX_STEPS_PER_FRAME and self._acc >= DT:
+        if steps == most and self._acc >= DT:
             self._acc = 0.0  # too slow to keep up: drop the backlog instead of spiralling
         if world.phase != "playing":
             self._acc = 0.0
@@ -300,6 +315,12 @@ class ArenaView(AppView):
     def draw_content(self) -> None:
         self.draw_world()
         w, h = self.app.play_width(), self.window.height
+        play, world = self.play, self.world
+        if play is not None and world is not None and play.clock.frozen and not self.held_by:
+            what = "stepping" if play.stepping() else "frozen"
+            self._held_label.set(f"MCP: {what} at tick {world.tick}")
+            self._held_label.move(w / 2, max(180.0, h * 0.28))
+            self._held_label.draw()
         if self.held_by and not self.paused:
             self._held_label.set(f"PAUSED  -  {self.held_by} open")
             self._held_label.move(w / 2, max(180.0, h * 0.28))  # above the toasts, below the console
@@ -344,7 +365,8 @@ class ArenaView(AppView):
 
     def on_deactivate(self) -> None:
         """The window lost focus: pause a run the player is playing (``[game] pause_on_focus_loss``)."""
-        if self.bot is None and self.live and self.app.prefs.settings.pause_on_focus_loss:
+        agent = self.play is not None and self.play.clock.frozen  # an MCP agent plays: never pause it
+        if self.bot is None and self.live and not agent and self.app.prefs.settings.pause_on_focus_loss:
             self.set_paused(True)
 
     def on_show_view(self) -> None:

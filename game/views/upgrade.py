@@ -207,6 +207,8 @@ class UpgradeView(AppView):
             return
         if world.phase == "upgrade":
             arena.run_frame_hooks(dt)  # the AI core keeps draining while the player chooses
+            if self.window.current_view is not self:
+                return  # a frame hook made the pick (an MCP agent) and the next screen is up already
         if world.phase != "upgrade":
             self.app.resume_arena()
             return

@@ -94,6 +94,8 @@ def test_every_tool_is_served_over_the_real_game(served: tuple[AiSession, LoopTh
         async with client(url) as mcp:
             tools = {t.name for t in (await mcp.list_tools()).tools}
             assert tools == {
+                "sim_control",
+                "player_input",
                 "execute_lua",
                 "manage_mods",
                 "get_mod_logs",

@@ -11,7 +11,9 @@ import anyio
 from mcp_glue import HeadlessGame, mcp_session
 
 from coreai.commands import CallOnMain
-from game.ai.mcp_services import MCP_TOOLS, exposed
+from coreai.llm.stub import StubLlmClient
+from coreai.orchestrator import Orchestrator
+from game.ai.mcp_services import exposed
 from game.shop.inventory import load_inventory
 from game.shop.service import ShopService
 from game.shop.shop import Shop
@@ -33,10 +35,13 @@ def _text(result: Any) -> str:
 def test_a_client_reads_the_shelf_and_buys_through_the_game_thread(game: HeadlessGame, start_server) -> None:
     shop = Shop(load_inventory())
     service = ShopService(shop, game.queue, _Handle(game))
-    tools = {t.name: t for t in service.tools()}
-    assert [t.name for t in exposed(tools)] == ["get_inventory", "buy_item"]
-    assert {"get_inventory", "buy_item"} <= set(MCP_TOOLS)
-    server = start_server(exposed(tools))
+    orch = Orchestrator(StubLlmClient())
+    for tool in service.tools():  # registered as install_shop does: the Merchant's, and MCP's play profile
+        orch.add_tool(tool, roles=("Merchant",), mcp=("play",))
+    served, profiles = exposed(orch)
+    assert [t.name for t in served] == ["get_inventory", "buy_item"]
+    assert profiles["buy_item"] == {"play", "all"}
+    server = start_server(served)
     threads: list[bool] = []
     buy = shop.buy
 

@@ -79,3 +79,17 @@ def test_without_a_fixed_token_it_says_so(tmp_path: Path) -> None:
     assert "<the token the game prints at start>" in run.stdout
     assert re.search(r"--stable-token", run.stderr)
     assert not (tmp_path / "settings.toml").exists(), "nothing is stored without opting in"
+
+
+def test_a_profile_config_points_the_client_at_that_profile(tmp_path: Path) -> None:
+    saves = tmp_path / "saves"
+    saves.mkdir()
+    (saves / "settings.toml").write_text(
+        '[mcp]\nport = 8612\ntoken = "t0123456789abcdefXYZ"\n', encoding="utf-8"
+    )
+    play = json.loads(arena("mcp-config", "cursor", "--profile", "play", saves=saves).stdout)
+    assert play["mcpServers"]["arena-play"]["url"] == "http://127.0.0.1:8612/mcp?profile=play"
+    codex = tomllib.loads(arena("mcp-config", "codex", "--profile", "mod", "--name", "m", saves=saves).stdout)
+    assert codex["mcp_servers"]["m"]["url"] == "http://127.0.0.1:8612/mcp?profile=mod"
+    plain = json.loads(arena("mcp-config", "cursor", "--profile", "all", saves=saves).stdout)
+    assert plain["mcpServers"]["arena"]["url"] == "http://127.0.0.1:8612/mcp"  # all: the setting's default

@@ -1,0 +1,414 @@
+"""``PlayController``: an agent's control of game time and input, on the game's main thread.
+
+The tools (``game.play.tools``) reach it only through ``CallOnMain`` (the one main-loop queue); the loop that
+owns the fixed timestep asks it, every tick, whether to tick (``may_tick``), what the player does
+(``sample``) and tells it what happened (``after_tick``). Nothing here steps the world itself: a ``step``
+hands the loop a ``StepRequest`` and returns its future, which the loop resolves on the tick the step ends,
+with that tick's digest. So a frozen game is not paused: the loop keeps drawing and draining calls.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
+
+from loguru import logger
+
+from coreai.errors import PlayRefused
+from game.bindings import WorldHandle
+from game.play.clock import SimClock, StepRequest
+from game.play.digest import digest
+from game.play.inputs import InputFeed, InputLog
+from game.play.journal import EventJournal
+from game.play.keys import HELD_ACTIONS, AgentKeys, ToWorld
+from game.sim import events as ev
+from game.sim.config import TICK_HZ
+from game.sim.player import PlayerInput
+from game.sim.world import World
+
+log = logger.bind(feature="play", trace_id="-")
+MAX_STEP_TICKS = 60 * TICK_HZ * 10  # one call steps at most 10 minutes of game time
+DEFAULT_UNTIL_TICKS = 60 * TICK_HZ  # step_until's default tick limit: one minute of game time
+
+Condition = Callable[[], bool]
+
+
+class Front(Protocol):
+    """What the between-waves actions mean where the game runs (a window's screens, or headless)."""
+
+    def pick(self, world: World, index: int) -> str: ...
+
+    def shop_open(self) -> bool: ...
+
+    def shop_buy(self, world: World, item: str) -> dict[str, Any]: ...
+
+    def next_wave(self, world: World) -> None: ...
+
+    def to_world(self) -> ToWorld | None: ...
+
+    def bot(self) -> str | None: ...
+
+    def coins(self) -> int | None: ...
+
+    def new_run(self, seed: int) -> None: ...
+
+
+class PlayController:
+    def __init__(
+        self,
+        handle: WorldHandle,
+        front: Front,
+        keys: AgentKeys,
+        *,
+        frozen: bool = False,
+        headless: bool = False,
+        compile_condition: Callable[[str], Condition] | None = None,
+    ) -> None:
+        self.handle = handle
+        self.front = front
+        self.keys = keys
+        self.clock = SimClock(frozen=frozen, headless=headless)
+        self.journal = EventJournal()
+        self.inputs = InputLog()  # what was pressed, per tick: a run can be replayed or forked
+        self.feed: InputFeed | None = None  # a replay or fork feeding recorded input instead of the keys
+        self.compile_condition = compile_condition
+        self._cancel = False
+        self.feed_diverged = ""
+
+    # ------------------------------------------------------------------ the loop's side (main thread)
+    def may_tick(self, world: World) -> bool:
+        return world.phase == "playing" and self.clock.may_tick() and not self.front.shop_open()
+
+    def stepping(self) -> bool:
+        return self.clock.request is not None
+
+    def sample(self, world: World, to_world: ToWorld | None) -> PlayerInput:
+        """The agent's input for the coming tick (a scripted sequence applies its presses first)."""
+        req = self.clock.request
+        if req is not None and req.on_tick is not None:
+            req.on_tick(world.tick + 1 - req.start_tick)
+        if self.feed is not None:
+            inp = self.feed.input(world.tick + 1)
+        else:
+            inp = self.keys.sample(to_world, (world.player.x, world.player.y))
+        self.inputs.tick(world.tick + 1, inp)
+        return inp
+
+    def after_tick(self, world: World, events: list[ev.Event]) -> None:
+        rows = self.journal.record(world.tick, events)
+        if self.feed is not None and (world.phase == "upgrade" or self.front.shop_open()):
+            self._feed_between_waves(world)
+        req = self.clock.request
+        if req is None:
+            return
+        reason = self._stop_reason(world, req, rows)
+        if reason is not None:
+            self._finish(world, reason)
+
+    def after_frame(self, world: World) -> None:
+        """Once per loop pass: a step that can go no further (a pick opened between ticks, a new run) ends."""
+        req = self.clock.request
+        if req is None:
+            return
+        if self._cancel:
+            self._finish(world, "cancelled")
+        elif self.feed_diverged:
+            self._finish(world, "diverged")
+        elif world.phase != "playing" or self.front.shop_open():
+            self._finish(world, self._phase_reason(world))
+
+    def _feed_between_waves(self, world: World) -> None:
+        """A replay reaches a wave's end: take the recorded picks and purchases, then go on."""
+        assert self.feed is not None
+        for row in self.feed.actions(world.tick):
+            if "pick" in row:
+                if world.phase != "upgrade" or row["pick"] not in world.choices:
+                    self.feed_diverged = (
+                        f"tick {world.tick}: recorded pick {row['pick']}, offered {world.choices}"
+                    )
+                    return
+                self.front.pick(world, world.choices.index(row["pick"]))
+                self.inputs.action(world.tick, "pick", row["pick"])
+            elif "buy" in row:
+                self.front.shop_buy(world, row["buy"])
+                self.inputs.action(world.tick, "buy", row["buy"])
+            elif "next_wave" in row and self.front.shop_open():
+                self.front.next_wave(world)
+                self.inputs.action(world.tick, "next_wave", "")
+
+    def on_run_start(self, world: World) -> None:
+        self.journal.reset()
+        self.inputs.reset()
+        if self.clock.request is not None:
+            self._finish(world, "new run")
+
+    def _stop_reason(self, world: World, req: StepRequest, rows: list[dict[str, Any]]) -> str | None:
+        if self.feed_diverged:
+            return "diverged"
+        hit = [r for r in rows if r["type"] in req.events]
+        if hit:
+            req.matched.extend(hit)
+            return f"event:{hit[0]['type']}"
+        if req.condition is not None and req.condition():
+            return "condition"
+        if req.until_tick is not None and world.tick >= req.until_tick:
+            return "ticks"
+        if world.tick >= req.limit_tick:
+            return "tick_limit"
+        if world.phase != "playing":
+            return self._phase_reason(world)
+        if self._cancel:
+            return "cancelled"
+        return None
+
+    @staticmethod
+    def _phase_reason(world: World) -> str:
+        if world.phase == "upgrade":
+            return "upgrade_pick"
+        if world.phase == "dead":
+            return "player_died"
+        return "shop_open"
+
+    def _finish(self, world: World, reason: str) -> None:
+        req = self.clock.request
+        if req is None:
+            return
+        self.clock.request = None
+        self._cancel = False
+        self.clock.frozen = True
+        if req.on_end is not None:
+            req.on_end()
+        extra: dict[str, Any] = {"stopped": reason, "stepped": world.tick - req.start_tick, **req.extra}
+        if req.matched:
+            extra["matched"] = req.matched[:5]
+        if not req.future.done():
+            req.future.set_result(self.digest(world, **extra))
+
+    def cancel_step(self) -> None:
+        """The caller gave up on its step (any thread): it ends at the next tick or frame."""
+        self._cancel = True
+
+    # ------------------------------------------------------------------ answers
+    def digest(self, world: World, **extra: Any) -> dict[str, Any]:
+        more: dict[str, Any] = {**extra, **self.clock.describe()}
+        held = self.keys.held
+        if held:
+            more["held"] = held
+        if self.front.shop_open():
+            more["shop_open"] = True
+        coins = self.front.coins()
+        if coins is not None:
+            more["coins"] = coins
+        return digest(world, self.journal.since_last(), **more)
+
+    def _world(self, command: str) -> World:
+        world = self.handle.world
+        if world is None:
+            raise PlayRefused(command, "no run is in progress yet")
+        return world
+
+    # ------------------------------------------------------------------ sim_control (main thread)
+    def state(self) -> dict[str, Any]:
+        return self.digest(self._world("sim_control"))
+
+    def freeze(self) -> dict[str, Any]:
+        world = self._world("sim_control")
+        self.clock.frozen = True
+        return self.digest(world)
+
+    def thaw(self) -> dict[str, Any]:
+        world = self._world("sim_control")
+        if self.clock.request is not None:
+            raise PlayRefused("sim_control", "a step is in progress; thaw when it has answered")
+        self.clock.frozen = False
+        return self.digest(world)
+
+    def set_speed(self, speed: float) -> dict[str, Any]:
+        world = self._world("sim_control")
+        try:
+            self.clock.speed = self.clock.check_speed(speed)
+        except ValueError as exc:
+            raise PlayRefused("sim_control", str(exc)) from None
+        return self.digest(world)
+
+    def _can_step(self, world: World, command: str) -> None:
+        if self.clock.request is not None:
+            raise PlayRefused(command, "a step is already in progress (one at a time)")
+        if world.phase == "dead":
+            raise PlayRefused(command, f"the player is dead (wave {world.wave}); the run is over")
+        if world.phase == "upgrade":
+            raise PlayRefused(
+                command,
+                f"an upgrade pick is open: choose with player_input pick_1..pick_{len(world.choices)}",
+            )
+        if self.front.shop_open():
+            raise PlayRefused(command, "the shop is open between waves: shop_buy, or next_wave to go on")
+
+    def begin_step(
+        self,
+        *,
+        ticks: int | None = None,
+        events: tuple[str, ...] = (),
+        condition: str | None = None,
+        max_ticks: int = DEFAULT_UNTIL_TICKS,
+        on_tick: Callable[[int], None] | None = None,
+        on_end: Callable[[], None] | None = None,
+        command: str = "sim_control",
+    ) -> concurrent.futures.Future[dict[str, Any]]:
+        """Start a step; the loop resolves the future with the digest of its last tick."""
+        world = self._world(command)
+        self._can_step(world, command)
+        check: Condition | None = None
+        if condition:
+            if self.compile_condition is None:
+                raise PlayRefused(command, "Lua conditions are unavailable in this game")
+            check = self.compile_condition(condition)  # raises PlayRefused on a bad expression
+        start = world.tick
+        limit = start + max(1, min(max_ticks, MAX_STEP_TICKS))
+        req = StepRequest(
+            start_tick=start,
+            until_tick=None if ticks is None else start + ticks,
+            limit_tick=limit if ticks is None else max(limit, start + ticks),
+            events=frozenset(events),
+            condition=check,
+            condition_text=condition or "",
+            on_tick=on_tick,
+            on_end=on_end,
+        )
+        self._cancel = False
+        self.clock.request = req
+        log.debug("step from tick {}: ticks={} events={} condition={!r}", start, ticks, events, condition)
+        return req.future
+
+    # ------------------------------------------------------------------ player_input (main thread)
+    def _can_input(self, world: World, action: str) -> None:
+        if world.phase == "dead":
+            raise PlayRefused(
+                "player_input", f"the player is dead (wave {world.wave}): input has no one to move"
+            )
+        bot = self.front.bot()
+        if bot is not None:
+            raise PlayRefused(
+                "player_input", f"a bot ({bot}) has the controls in this game (started with --bot)"
+            )
+        if action in HELD_ACTIONS and world.phase == "upgrade":
+            raise PlayRefused(
+                "player_input",
+                f"'{action}' does nothing now: an upgrade pick is open (pick_1..pick_{len(world.choices)})",
+            )
+        if action in HELD_ACTIONS and self.front.shop_open():
+            raise PlayRefused("player_input", f"'{action}' does nothing now: the shop is open (next_wave)")
+
+    def press(self, action: str, item: str | None = None) -> dict[str, Any]:
+        """Hold a key from the next tick on; a one-shot action (pick_N, shop_buy, next_wave) happens now."""
+        world = self._world("player_input")
+        self._can_input(world, action)
+        if action not in HELD_ACTIONS:
+            return self.one_shot(world, action, item)
+        self.keys.press(action)
+        return self.digest(world, applied_at_tick=world.tick + 1, pressed=action)
+
+    def release(self, action: str) -> dict[str, Any]:
+        world = self._world("player_input")
+        if action not in HELD_ACTIONS:
+            raise PlayRefused("player_input", f"'{action}' is a one-shot action: there is nothing to release")
+        self.keys.release(action)
+        return self.digest(world, applied_at_tick=world.tick + 1, released=action)
+
+    def release_all(self) -> dict[str, Any]:
+        world = self._world("player_input")
+        self.keys.release_all()
+        return self.digest(world, applied_at_tick=world.tick + 1)
+
+    def aim(self, x: float, y: float, *, screen: bool) -> dict[str, Any]:
+        world = self._world("player_input")
+        self._can_input(world, "aim")
+        if screen:
+            if self.front.to_world() is None:
+                raise PlayRefused("player_input", "no screen in a headless game: aim at a world point")
+            self.keys.aim_at_screen(x, y)
+        else:
+            self.keys.aim_at_world(x, y)
+        return self.digest(
+            world, applied_at_tick=world.tick + 1, aim=[x, y], aim_space="screen" if screen else "world"
+        )
+
+    def begin_hold(self, action: str, ticks: int) -> concurrent.futures.Future[dict[str, Any]]:
+        """Hold ``action`` for ``ticks`` ticks (stepping them), then let go."""
+        world = self._world("player_input")
+        self._can_input(world, action)
+        if action not in HELD_ACTIONS:
+            raise PlayRefused("player_input", f"'{action}' is a one-shot action: use press")
+        self._can_step(world, "player_input")
+        was_held = action in self.keys.held
+        self.keys.press(action)
+        end = None if was_held else (lambda: self.keys.release(action) if action != "dash" else None)
+        future = self.begin_step(ticks=ticks, on_end=end, command="player_input")
+        self._applied_at(world)
+        return future
+
+    def _applied_at(self, world: World) -> None:
+        """The step just begun answers with the first tick that saw the input."""
+        req = self.clock.request
+        if req is not None:
+            req.extra["applied_at_tick"] = world.tick + 1
+
+    def begin_sequence(
+        self, items: Sequence[tuple[int, str, str | None, tuple[float, float] | None]], ticks: int
+    ) -> concurrent.futures.Future[dict[str, Any]]:
+        """``items``: (tick offset, press / release / aim, action, point); offset 0 is the first tick."""
+        world = self._world("player_input")
+        for _at, op, action, _point in items:
+            self._can_input(world, action or "aim")
+            if op != "aim" and (action is None or action not in HELD_ACTIONS):
+                raise PlayRefused("player_input", f"a sequence presses held keys only, not '{action}'")
+        by_offset: dict[int, list[tuple[str, str | None, tuple[float, float] | None]]] = {}
+        for at, op, action, point in items:
+            by_offset.setdefault(at, []).append((op, action, point))
+
+        def on_tick(offset: int) -> None:
+            for op, action, point in by_offset.get(offset - 1, ()):
+                if op == "press" and action is not None:
+                    self.keys.press(action)
+                elif op == "release" and action is not None:
+                    self.keys.release(action)
+                elif op == "aim" and point is not None:
+                    self.keys.aim_at_world(*point)
+
+        future = self.begin_step(ticks=ticks, on_tick=on_tick, command="player_input")
+        self._applied_at(world)
+        return future
+
+    def one_shot(self, world: World, action: str, item: str | None) -> dict[str, Any]:
+        """pick_N, shop_buy, next_wave: between waves, at once (no tick passes)."""
+        if action.startswith("pick_"):
+            if world.phase != "upgrade":
+                raise PlayRefused("player_input", f"no upgrade pick is open (phase {world.phase})")
+            index = int(action.split("_")[1]) - 1
+            if index >= len(world.choices):
+                raise PlayRefused("player_input", f"only {len(world.choices)} upgrades are offered")
+            key = self.front.pick(world, index)
+            self.inputs.action(world.tick, "pick", key)
+            return self.digest(world, picked=key)
+        if action == "shop_buy":
+            if not self.front.shop_open():
+                raise PlayRefused(
+                    "player_input", "the shop is closed (it opens between waves, after the pick)"
+                )
+            if not item:
+                raise PlayRefused(
+                    "player_input", "shop_buy needs 'item' (an id or name from get_inventory, or 1-9)"
+                )
+            receipt = self.front.shop_buy(world, item)
+            self.inputs.action(world.tick, "buy", str(receipt.get("item", item)))
+            return self.digest(world, bought=receipt)
+        if action == "next_wave":
+            if world.phase == "upgrade":
+                raise PlayRefused("player_input", "pick an upgrade first (pick_1..pick_3)")
+            if not self.front.shop_open():
+                raise PlayRefused("player_input", "not between waves: the wave is already on")
+            self.front.next_wave(world)
+            self.inputs.action(world.tick, "next_wave", "")
+            return self.digest(world)
+        raise PlayRefused("player_input", f"unknown action '{action}'")

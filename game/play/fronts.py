@@ -1,0 +1,127 @@
+"""What the between-waves actions mean where the game runs: ``HeadlessFront`` and ``WindowFront``.
+
+Both follow the window's flow: the wave ends -> upgrade pick(s) -> the Merchant's shop (when the session has
+one) -> ``next_wave``. In a window the agent works the real screens (``UpgradeView.pick``, the shop screen's
+``leave``); headless the same steps happen on the world and the shop with no screen. A purchase is the same
+``BuyItem`` command the shop screen and the Merchant's ``buy_item`` use.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import asdict
+from typing import TYPE_CHECKING, Any
+
+from coreai.errors import CoreAIError, PlayRefused, PurchaseRefused
+from game.play.keys import ToWorld
+from game.shop.service import ShopService
+from game.sim.world import World
+
+if TYPE_CHECKING:
+    from game.app import GameApp
+
+
+def _item_id(service: ShopService, item: str) -> str:
+    """An item by id or name, or by its shelf number 1-9 (the shop screen's keys)."""
+    items = service.shop.inventory.items
+    if item.isdigit():
+        index = int(item) - 1
+        if not 0 <= index < len(items):
+            raise PlayRefused("player_input", f"the shelf has items 1-{len(items)}, not {item}")
+        return items[index].id
+    return item
+
+
+def _buy(service: ShopService | None, item: str) -> dict[str, Any]:
+    if service is None:
+        raise PlayRefused("player_input", "this game has no shop")
+    item_id = _item_id(service, item)
+    try:
+        receipt = service.buy_now(item_id)
+    except PurchaseRefused as exc:
+        raise PlayRefused("player_input", f"purchase refused ({exc.code}): {exc.reason}") from None
+    except CoreAIError as exc:
+        raise PlayRefused("player_input", str(exc)) from None
+    return asdict(receipt)
+
+
+class HeadlessFront:
+    def __init__(
+        self, shop: ShopService | None, bot: str | None = None, starter: Callable[[int], None] | None = None
+    ) -> None:
+        self.service = shop
+        self.bot_name = bot
+        self.starter = starter  # starts a new run with a seed (the session's; the headless loop follows it)
+
+    def new_run(self, seed: int) -> None:
+        if self.starter is None:
+            raise PlayRefused("sim_control", "this game cannot start a new run")
+        self.starter(seed)
+
+    def pick(self, world: World, index: int) -> str:
+        key = world.choices[index]
+        world.choose_upgrade(key)
+        if world.phase == "playing" and self.service is not None:
+            self.service.shop.open = True  # the window shows the shop now; headless waits for next_wave too
+        return key
+
+    def shop_open(self) -> bool:
+        return self.service is not None and self.service.shop.open
+
+    def shop_buy(self, world: World, item: str) -> dict[str, Any]:
+        return _buy(self.service, item)
+
+    def next_wave(self, world: World) -> None:
+        if self.service is not None:
+            self.service.shop.open = False
+
+    def to_world(self) -> ToWorld | None:
+        return None
+
+    def bot(self) -> str | None:
+        return self.bot_name
+
+    def coins(self) -> int | None:
+        return None if self.service is None else self.service.shop.purse.balance
+
+
+class WindowFront:
+    def __init__(self, app: GameApp, shop: ShopService | None) -> None:
+        self.app = app
+        self.service = shop
+
+    def new_run(self, seed: int) -> None:
+        self.app.new_run(seed)  # as F5 does, with this seed: the arena screen shows the new run
+
+    def pick(self, world: World, index: int) -> str:
+        key = world.choices[index]
+        if self.app.window.current_view is not self.app.upgrade:
+            self.app.show_upgrade()  # the pick opened this very frame: the screen a human would see
+        if not self.app.upgrade.pick(index):
+            raise PlayRefused("player_input", "the upgrade screen refused the pick")
+        return key
+
+    def shop_open(self) -> bool:
+        return self.service is not None and self.service.shop.open
+
+    def shop_buy(self, world: World, item: str) -> dict[str, Any]:
+        return _buy(self.service, item)
+
+    def next_wave(self, world: World) -> None:
+        from game.views.shop import ShopView
+
+        view = self.app.window.current_view
+        if isinstance(view, ShopView):
+            view.leave()  # what Enter does on the shop screen
+        elif self.service is not None:
+            self.service.shop.open = False
+            self.app.resume_arena()
+
+    def to_world(self) -> ToWorld | None:
+        return self.app.arena.rig.to_world
+
+    def bot(self) -> str | None:
+        return self.app.options.bot
+
+    def coins(self) -> int | None:
+        return None if self.service is None else self.service.shop.purse.balance
