@@ -126,6 +126,11 @@ class ChatTurn:
                 return self.result.content
             return "".join(self._pieces)
 
+    def streamed(self) -> str:
+        """What streamed in so far (the final answer may differ)."""
+        with self._lock:
+            return "".join(self._pieces)
+
     def stop(self) -> bool:
         """Esc / Stop: cancel through the task queue; the turn reads "stopped" at once."""
         with self._lock:

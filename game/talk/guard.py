@@ -1,0 +1,99 @@
+"""The talk guard, the twin of the director's plan guard: the model proposes a reply, rules check it.
+
+``check(reply, grounding, limits)`` runs every check and returns a ``Verdict``; a reply that fails any is
+replaced by the grounded template (``TalkTurn``), and the panel says so in small print:
+
+- ``raw``: raw tool output, JSON or a chat-template token (``get_inventory returned``, ``{"ok"``...).
+- ``repeat``: a sentence or a run of words said twice (``game.talk.repeat``).
+- ``facts``: it does not hold the grounded facts (it does not answer the question asked).
+- ``shelf``: it names a price or number the data does not have, or gives an item another item's price.
+- ``length``: longer than the panel's room, or empty.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from game.talk.grounding import Grounding, missing_facts, norm, sentences
+from game.talk.repeat import repeats
+
+RAW = re.compile(
+    r"(\b\w+ returned:|[{}\[\]]|\"ok\"|\"result\"|<\|im_|<\|endoftext|</?tool|</?think|```|\bNone\b|\bnull\b)",
+    re.I,
+)
+_NUMBER = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)(?![\w.]*\d)")
+_PRICED = re.compile(r"(\d+)\s*(?:gold\s*)?coins?\b", re.I)
+
+
+@dataclass(frozen=True)
+class Limits:
+    max_chars: int = 260
+    max_sentences: int = 3
+
+
+@dataclass(frozen=True)
+class Verdict:
+    ok: bool
+    reasons: tuple[str, ...]  # the failed checks' names, e.g. ("repeat", "facts")
+    detail: str = ""
+
+    @property
+    def why(self) -> str:
+        return ", ".join(self.reasons)
+
+
+def _numbers_ok(reply: str, g: Grounding) -> str:
+    if not g.numbers:
+        return ""
+    for m in _NUMBER.finditer(reply):
+        n = m.group(1).rstrip("0").rstrip(".") if "." in m.group(1) else m.group(1)
+        if n not in g.numbers:
+            return f"number {m.group(1)} is not in the data"
+    return ""
+
+
+def _prices_ok(reply: str, g: Grounding) -> str:
+    """In each sentence naming exactly one item, an amount in coins is its price, the player's purse or
+    what the player is short of it."""
+    prices = dict(g.prices)
+    if not prices:
+        return ""
+    for sentence in sentences(reply):
+        low = norm(sentence)
+        named = [name for name in prices if name.lower() in low]
+        if len(named) != 1:
+            continue
+        price = prices[named[0]]
+        allowed = {price}
+        if g.coins is not None:
+            allowed |= {g.coins, price - g.coins, g.coins - price}
+        for m in _PRICED.finditer(sentence):
+            if int(m.group(1)) not in allowed:
+                return f"{named[0]} does not cost {m.group(1)} coins"
+    return ""
+
+
+def check(reply: str, g: Grounding, limits: Limits) -> Verdict:
+    text = reply.strip()
+    reasons: list[str] = []
+    details: list[str] = []
+    if not text:
+        return Verdict(False, ("length",), "empty")
+    raw = RAW.search(text)
+    if raw:
+        reasons.append("raw")
+        details.append(f"raw output {raw.group(0)!r}")
+    if repeats(text):
+        reasons.append("repeat")
+    missing = missing_facts(text, g.facts)
+    if missing:
+        reasons.append("facts")
+        details.append("missing " + ", ".join(missing))
+    wrong = _numbers_ok(text, g) or _prices_ok(text, g)
+    if wrong:
+        reasons.append("shelf")
+        details.append(wrong)
+    if len(text) > limits.max_chars or len(sentences(text)) > limits.max_sentences + 1:
+        reasons.append("length")
+    return Verdict(not reasons, tuple(reasons), "; ".join(details))

@@ -1,0 +1,73 @@
+"""Start a player's turn with a role: a grounded ``TalkTurn`` for the Merchant and the Chat, the tool flow
+for a Merchant purchase ("buy the medkit") and for every other role (``ChatTurn``)."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import TYPE_CHECKING, Protocol
+
+from game.ai.chat import _BUY, ChatTurn, chat_request
+from game.talk.grounding import Grounding
+from game.talk.knowledge import load_knowledge
+from game.talk.retrieve import KnowledgeIndex, chat_grounding
+from game.talk.shelf import merchant_grounding, shelf_view
+from game.talk.turn import TalkTurn
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from game.ai.session import AiSession
+
+TALK_ROLES = ("Merchant", "Chat")
+
+
+class AnyTurn(Protocol):
+    role: str
+    trace_id: str
+    error: str
+    first_piece_s: float | None
+    ended_s: float | None
+
+    @property
+    def busy(self) -> bool: ...
+
+
+@lru_cache(maxsize=1)
+def knowledge_index() -> KnowledgeIndex:
+    return KnowledgeIndex(load_knowledge())
+
+
+def grounding_for(session: AiSession, role: str, text: str) -> Grounding | None:
+    """The grounding of a player's message to ``role`` (main thread: it reads the shop), or None when the
+    role answers through its tools instead."""
+    if role == "Merchant":
+        shop = session.shop
+        if shop is None or _BUY.search(text):
+            return None
+        return merchant_grounding(text, shelf_view(shop.shop))
+    if role == "Chat":
+        return chat_grounding(text, knowledge_index())
+    return None
+
+
+def start_turn(
+    session: AiSession, role: str, text: str, on_piece: Callable[[str], None] | None = None
+) -> ChatTurn | TalkTurn:
+    runtime = session.runtime
+    grounding = grounding_for(session, role, text)
+    if grounding is None:
+        queue = session.programmer if role == "Programmer" else runtime.tasks
+        return ChatTurn(queue, runtime.events, chat_request(role, text), on_piece=on_piece)
+    talk = session.settings.talk
+    dec = talk.decoding(role)
+    if not talk.model_phrasing:
+        return TalkTurn(None, None, grounding, dec, on_piece=on_piece)
+    return TalkTurn(
+        runtime.tasks,
+        runtime.events,
+        grounding,
+        dec,
+        deadline_s=dec.deadline_s,
+        on_piece=on_piece,
+        template_first=talk.show_template_first,
+    )
