@@ -188,6 +188,8 @@ class Harness:
         from game.ai.chat import ChatTurn
         from game.analysis.rules import rules_analysis, run_facts
 
+        if self.session.runtime.router.backend_for("Analyzer") == "stub":  # the screen showed the rules
+            return self._score(q, rules_analysis(summary, ledger, {}), False, 0.0, 0.0, "", "rules (stub)")
         facts = json.dumps(run_facts(summary, ledger, {}), sort_keys=True)
         request = AiTaskRequest(role="Analyzer", hint="Analyse my run.", instructions=LEGACY_ANALYZER + facts,
                                 allowed_tools=[], cancellation_scope="analysis", stream=True, priority=5)
@@ -253,12 +255,13 @@ def format_table(rows: list[tuple[str, list[Answer]]]) -> str:
     return head + "\n".join(lines)
 
 
-def format_degenerate(rows: list[tuple[str, list[Answer]]]) -> str:
+def format_degenerate(rows: list[tuple[str, list[Answer]]], show: int = 8) -> str:
     out = []
     for label, answers in rows:
-        for a in answers:
-            if a.degenerate:
-                out.append(f"- {label} {a.q.id} ({a.degenerate}): {a.reply[:160]!r}")
+        bad = [a for a in answers if a.degenerate]
+        out.extend(f"- {label} {a.q.id} ({a.degenerate}): {a.reply[:160]!r}" for a in bad[:show])
+        if len(bad) > show:
+            out.append(f"- {label}: {len(bad) - show} more")
     return "Degenerate replies shown:\n" + ("\n".join(out) if out else "- none")
 
 

@@ -19,7 +19,7 @@ from game.talk.grounding import Grounding, missing_facts, norm, sentences
 from game.talk.repeat import repeats
 
 RAW = re.compile(
-    r"(\b\w+ returned:|[{}\[\]]|\"ok\"|\"result\"|<\|im_|<\|endoftext|</?tool|</?think|```|\bNone\b|\bnull\b)",
+    r"(\b\w+ returned:|[{}]|\"ok\"|\"result\"|<\|im_|<\|endoftext|</?tool|</?think|```|\bNone\b|\bnull\b)",
     re.I,
 )
 _NUMBER = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)(?![\w.]*\d)")

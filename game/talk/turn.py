@@ -130,6 +130,9 @@ class TalkTurn:
                 verdict = Verdict(False, reasons, failed)
             else:
                 verdict = check(text or "", g, Limits(self.decoding.max_chars, self.decoding.max_sentences))
+                cut = self._watch.cut
+                if not verdict.ok and cut in ("repeat", "raw") and cut not in verdict.reasons:
+                    verdict = Verdict(False, (cut, *verdict.reasons), verdict.detail)  # what the watch stopped
             self.verdict = verdict
             self.replaced = not verdict.ok
             self.error = failed

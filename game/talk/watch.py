@@ -43,7 +43,8 @@ class StreamWatch:
         else:
             shown = self._safe_prefix(self.raw)
         new = shown[len(self.visible) :] if shown.startswith(self.visible) else ""
-        self.visible = shown if shown.startswith(self.visible) else self.visible
+        if why or shown.startswith(self.visible):
+            self.visible = shown  # a cut may take back the start of a repeat already shown
         return new
 
     def finish(self, full: str | None = None) -> str:
