@@ -59,6 +59,10 @@ class RunAnalysis:
     def pump(self) -> None:
         """Main thread, once per frame."""
         self.session.runtime.drain()
+        self._sync()
+
+    def _sync(self) -> None:
+        """Fall back to the rules when the turn ended replaced (the guard, a failure, the deadline)."""
         turn = self.turn
         if turn is None or self.source == "rules":
             return
@@ -66,7 +70,8 @@ class RunAnalysis:
         if state == "stopped":
             self._fall_back("the Analyzer stopped")
         elif state == "done" and turn.replaced:
-            why = "no answer in time" if turn.verdict and "late" in turn.verdict.reasons else turn.note
+            late = turn.verdict is not None and "late" in turn.verdict.reasons
+            why = f"no answer within {self.timeout_s:g}s" if late else turn.note
             self._fall_back(why.replace("checked answer: ", "") if why else "checked")
 
     def _fall_back(self, why: str) -> None:
@@ -74,21 +79,26 @@ class RunAnalysis:
         self.note = f"rules-based ({why})"
 
     def text(self) -> str:
+        self._sync()
         if self.source == "rules" or self.turn is None:
             return self.fallback
         return self.turn.text().strip()
 
     def status(self) -> str:
         """The line under the heading: who wrote it, or that it is still coming."""
+        self._sync()
         if self.source == "model" and self.turn is not None:
             if self.turn.state == "waiting":
                 dots = "." * (1 + int(time.monotonic() * 3) % 3)
                 return f"the Analyzer is reading your run{dots}"
             if self.turn.busy:
-                return "rules-based; the Analyzer is rephrasing..." if self.turn.template_first else "the Analyzer is writing..."
+                if self.turn.template_first:
+                    return "rules-based; the Analyzer is rephrasing..."
+                return "the Analyzer is writing..."
             if self.turn.replaced:
                 return self.note or "rules-based"
-            return self.note or f"by the Analyzer ({self.turn.result.backend if self.turn.result else 'model'})"
+            backend = self.turn.result.backend if self.turn.result else "model"
+            return self.note or f"by the Analyzer ({backend})"
         return self.note or "rules-based"
 
     @property

@@ -31,7 +31,6 @@ from game.talk.grounding import missing_facts
 from game.talk.guard import RAW
 from game.talk.repeat import repeats
 
-QUESTIONS = ("assets", "talk", "questions.jsonl")
 LEGACY_ANALYZER = (  # the game-over request as it was before grounded talk
     "The run just ended. Write the player a short analysis of it in at most three short lines: "
     "1) what hurt most, 2) their accuracy, 3) one concrete thing to try next run. Use only these numbers "
@@ -53,7 +52,7 @@ class Question(BaseModel):
 
 
 def load_questions(path: Path | None = None) -> list[Question]:
-    source = path or shipped(*QUESTIONS)
+    source = path or shipped("assets", "talk", "questions.jsonl")
     lines = source.read_text(encoding="utf-8").splitlines()
     return [Question.model_validate(loads_json(line)) for line in lines if line.strip()]
 
@@ -89,13 +88,22 @@ def _run(q: Question) -> tuple[Any, Any]:
     r = q.run or {}
     ticks = int(r.get("ticks", 60 * r.get("seconds", 60)))
     summary = RunSummary(
-        seed=0, seconds=r["seconds"], waves_reached=int(r["waves"]), kills=int(r["kills"]), deaths=1,
-        damage_taken=r["contact"] + r["projectile"], final_score=int(r["score"]), ticks=ticks,
+        seed=0,
+        seconds=r["seconds"],
+        waves_reached=int(r["waves"]),
+        kills=int(r["kills"]),
+        deaths=1,
+        damage_taken=r["contact"] + r["projectile"],
+        final_score=int(r["score"]),
+        ticks=ticks,
         ticks_per_second=60.0,
     )
     ledger = RunLedger(
         damage_by_source={k: float(r[k]) for k in ("contact", "projectile") if r.get(k)},
-        shots=int(r["shots"]), hits=int(r["hits"]), ticks=ticks, still_ticks=int(r.get("still", 0)),
+        shots=int(r["shots"]),
+        hits=int(r["hits"]),
+        ticks=ticks,
+        still_ticks=int(r.get("still", 0)),
     )
     return summary, ledger
 
@@ -115,7 +123,9 @@ class Harness:
 
         routes = {r: self.backend for r in ("Merchant", "Chat", "Analyzer")}
         settings = Settings.model_validate({"llm": {"default_backend": "stub", "backends": routes}})
-        self.session = AiSession(LaunchOptions(headless=True, seed=1), settings=settings, configure_logs=False)
+        self.session = AiSession(
+            LaunchOptions(headless=True, seed=1), settings=settings, configure_logs=False
+        )
         got = self.session.runtime.router.backend_for("Merchant")
         if got != self.backend:
             why = self.session.backends.reasons.get(self.backend, "not configured")
@@ -158,8 +168,15 @@ class Harness:
         reply = turn.text().strip()
         end = turn.ended_s if turn.ended_s is not None else time.perf_counter() - started
         first = turn.first_piece_s if turn.first_piece_s is not None else end
-        return self._score(q, reply, bool(getattr(turn, "replaced", False)), first, end,
-                           getattr(turn, "model_text", ""), getattr(turn, "note", ""))
+        return self._score(
+            q,
+            reply,
+            bool(getattr(turn, "replaced", False)),
+            first,
+            end,
+            getattr(turn, "model_text", ""),
+            getattr(turn, "note", ""),
+        )
 
     def _analyse(self, q: Question) -> Answer:
         summary, ledger = _run(q)
@@ -180,8 +197,15 @@ class Harness:
         end = time.perf_counter() - started
         turn = analysis.turn
         replaced = turn is not None and analysis.source == "rules"  # the stub shows the rules by design
-        return self._score(q, analysis.text(), replaced, first if first is not None else end, end,
-                           turn.model_text if turn else "", analysis.note)
+        return self._score(
+            q,
+            analysis.text(),
+            replaced,
+            first if first is not None else end,
+            end,
+            turn.model_text if turn else "",
+            analysis.note,
+        )
 
     def _legacy_analyse(self, q: Question, summary: Any, ledger: Any, started: float) -> Answer:
         from coreai.requests import AiTaskRequest
@@ -191,8 +215,15 @@ class Harness:
         if self.session.runtime.router.backend_for("Analyzer") == "stub":  # the screen showed the rules
             return self._score(q, rules_analysis(summary, ledger, {}), False, 0.0, 0.0, "", "rules (stub)")
         facts = json.dumps(run_facts(summary, ledger, {}), sort_keys=True)
-        request = AiTaskRequest(role="Analyzer", hint="Analyse my run.", instructions=LEGACY_ANALYZER + facts,
-                                allowed_tools=[], cancellation_scope="analysis", stream=True, priority=5)
+        request = AiTaskRequest(
+            role="Analyzer",
+            hint="Analyse my run.",
+            instructions=LEGACY_ANALYZER + facts,
+            allowed_tools=[],
+            cancellation_scope="analysis",
+            stream=True,
+            priority=5,
+        )
         runtime = self.session.runtime
         turn = ChatTurn(runtime.tasks, runtime.events, request)
         timeout = self.session.settings.game.analysis_timeout_s
@@ -203,24 +234,28 @@ class Harness:
         text = turn.text().strip()
         end = time.perf_counter() - started
         first = turn.first_piece_s if turn.first_piece_s is not None else end
-        if late and len(text) < 60 or not text:  # the screen showed the rules-based analysis
+        if (late and len(text) < 60) or not text:  # the screen showed the rules-based analysis
             return self._score(q, rules_analysis(summary, ledger, {}), True, first, end, text, "rules (late)")
         return self._score(q, text, False, first, end, text, "")
 
-    def _score(self, q: Question, reply: str, replaced: bool, first: float, end: float, model: str,
-               note: str) -> Answer:
-        return Answer(q, reply, not missing_facts(reply, q.facts), degenerate(reply), replaced, first, end,
-                      model, note)
+    def _score(
+        self, q: Question, reply: str, replaced: bool, first: float, end: float, model: str, note: str
+    ) -> Answer:
+        return Answer(
+            q, reply, not missing_facts(reply, q.facts), degenerate(reply), replaced, first, end, model, note
+        )
 
 
 def _pct(values: list[float], p: float) -> float:
     if not values:
         return 0.0
     ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(p * (len(ordered) - 1))))]
+    return ordered[min(len(ordered) - 1, round(p * (len(ordered) - 1)))]
 
 
-def evaluate(backend: str, questions: list[Question], *, legacy: bool = False, progress: Any = None) -> list[Answer]:
+def evaluate(
+    backend: str, questions: list[Question], *, legacy: bool = False, progress: Any = None
+) -> list[Answer]:
     out = []
     with Harness(backend, legacy) as h:
         for i, q in enumerate(questions):
@@ -232,7 +267,8 @@ def evaluate(backend: str, questions: list[Question], *, legacy: bool = False, p
 
 def format_table(rows: list[tuple[str, list[Answer]]]) -> str:
     head = (
-        "| backend | role | split | n | right facts | degenerate shown | guard replaced | first words p50/p95 s "
+        "| backend | role | split | n | right facts | degenerate shown | guard replaced "
+        "| first words p50/p95 s "
         "| end p50/p95 s |\n|---|---|---|---|---|---|---|---|---|\n"
     )
     lines = []
@@ -248,7 +284,8 @@ def format_table(rows: list[tuple[str, list[Answer]]]) -> str:
                 firsts = [a.first_s for a in group]
                 ends = [a.end_s for a in group]
                 lines.append(
-                    f"| {label} | {role} | {split} | {len(group)} | {right}/{len(group)} ({right / len(group):.0%}) "
+                    f"| {label} | {role} | {split} | {len(group)} "
+                    f"| {right}/{len(group)} ({right / len(group):.0%}) "
                     f"| {bad} | {swapped} | {statistics.median(firsts):.2f} / {_pct(firsts, 0.95):.2f} "
                     f"| {statistics.median(ends):.2f} / {_pct(ends, 0.95):.2f} |"
                 )
@@ -256,7 +293,7 @@ def format_table(rows: list[tuple[str, list[Answer]]]) -> str:
 
 
 def format_degenerate(rows: list[tuple[str, list[Answer]]], show: int = 8) -> str:
-    out = []
+    out: list[str] = []
     for label, answers in rows:
         bad = [a for a in answers if a.degenerate]
         out.extend(f"- {label} {a.q.id} ({a.degenerate}): {a.reply[:160]!r}" for a in bad[:show])
@@ -265,8 +302,19 @@ def format_degenerate(rows: list[tuple[str, list[Answer]]], show: int = 8) -> st
     return "Degenerate replies shown:\n" + ("\n".join(out) if out else "- none")
 
 
-def run_talk(backends: list[str], *, legacy: bool = False, roles: set[str] | None = None, limit: int = 0,
-             split: str = "all", out: Path | None = None) -> int:
+def bar_progress(bar: Any) -> Any:
+    return lambda i, n, name: bar.update(i, name)
+
+
+def run_talk(
+    backends: list[str],
+    *,
+    legacy: bool = False,
+    roles: set[str] | None = None,
+    limit: int = 0,
+    split: str = "all",
+    out: Path | None = None,
+) -> int:
     from game.eval.progress import ProgressBar
 
     questions = [q for q in load_questions() if roles is None or q.role in roles]
@@ -285,7 +333,7 @@ def run_talk(backends: list[str], *, legacy: bool = False, roles: set[str] | Non
         label = f"{backend}{' (before)' if legacy else ''}"
         bar = ProgressBar(len(questions), f"talk[{label}]")
         try:
-            answers = evaluate(backend, questions, legacy=legacy, progress=lambda i, n, name: bar.update(i, name))
+            answers = evaluate(backend, questions, legacy=legacy, progress=bar_progress(bar))
         except RuntimeError as exc:
             bar.close()
             sys.stdout.write(f"{backend}: not evaluated ({exc})\n")
@@ -295,11 +343,23 @@ def run_talk(backends: list[str], *, legacy: bool = False, roles: set[str] | Non
     sys.stdout.write(format_table(rows) + "\n\n" + format_degenerate(rows) + "\n")
     if out is not None:
         data = [
-            {"backend": label, "id": a.q.id, "role": a.q.role, "tuned": a.q.tuned, "question": a.q.question,
-             "reply": a.reply, "right": a.right, "degenerate": a.degenerate, "replaced": a.replaced,
-             "model_reply": a.model_reply, "note": a.note, "first_s": round(a.first_s, 3),
-             "end_s": round(a.end_s, 3)}
-            for label, answers in rows for a in answers
+            {
+                "backend": label,
+                "id": a.q.id,
+                "role": a.q.role,
+                "tuned": a.q.tuned,
+                "question": a.q.question,
+                "reply": a.reply,
+                "right": a.right,
+                "degenerate": a.degenerate,
+                "replaced": a.replaced,
+                "model_reply": a.model_reply,
+                "note": a.note,
+                "first_s": round(a.first_s, 3),
+                "end_s": round(a.end_s, 3),
+            }
+            for label, answers in rows
+            for a in answers
         ]
         out.write_text("".join(json.dumps(d, ensure_ascii=False) + "\n" for d in data), encoding="utf-8")
     return 0

@@ -18,10 +18,10 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from coreai.paths import shipped
+from coreai.paths import shipped, shipped_dir
 from coreai.persist import loads_json
 
-KNOWLEDGE_FILE = ("assets", "talk", "knowledge.jsonl")
+KNOWLEDGE_FILE = "knowledge.jsonl"  # under assets/talk/
 
 
 class Entry(BaseModel):
@@ -50,13 +50,14 @@ class _Raw:
 
 
 def _read_json(*parts: str) -> dict[str, Any]:
-    data = loads_json(shipped(*parts).read_text(encoding="utf-8"))
+    data = loads_json(shipped("assets", *parts).read_text(encoding="utf-8"))
     assert isinstance(data, dict)
     return data
 
 
 def _key_alts(label: str) -> str:
-    """How a reply may name a key label: "L-Shift / R-Shift" -> "L-Shift|Shift", "W A S D" -> "W A S D|WASD"."""
+    """How a reply may name a key label: "L-Shift / R-Shift" -> "L-Shift|Shift", "W A S D" -> "WASD"
+    too."""
     first = label.split(" / ")[0]
     alts = {first, first.replace(" ", "")}
     if "-" in first:
@@ -105,7 +106,10 @@ def _controls() -> list[_Raw]:
             "Controls",
             f"Move with {labels['Move']}, aim with the mouse, shoot with {labels['Shoot (hold)']}, dash with "
             f"{labels['Dash (brief invulnerability)']}; F1 shows every key.",
-            (labels["Move"] + "|" + labels["Move"].replace(" ", ""), _key_alts(labels["Dash (brief invulnerability)"])),
+            (
+                labels["Move"] + "|" + labels["Move"].replace(" ", ""),
+                _key_alts(labels["Dash (brief invulnerability)"]),
+            ),
             "controls keys how to play basics buttons keyboard",
             "F1 help (game.hotkeys)",
         )
@@ -120,7 +124,9 @@ def _controls() -> list[_Raw]:
                 id="controls:" + re.sub(r"[^a-z0-9]+", "_", what.lower()).strip("_"),
                 topic="controls",
                 title=what,
-                text=f"{what}: {verb.lower()} {label}." if entry.kind == "control" else f"{verb} {label}: {what}.",
+                text=f"{what}: {verb.lower()} {label}."
+                if entry.kind == "control"
+                else f"{verb} {label}: {what}.",
                 facts=(alts,),
                 keys=keys.get(what, "") + " key button press control",
                 source="F1 help (game.hotkeys)",
@@ -141,7 +147,7 @@ _BEHAVIOUR = {
 
 
 def _enemies() -> list[_Raw]:
-    prefabs = _read_json("assets", "prefabs", "enemies.json")["prefabs"]
+    prefabs = _read_json("prefabs", "enemies.json")["prefabs"]
     out = []
     for key, p in prefabs.items():
         name = p["display_name"]
@@ -160,15 +166,24 @@ def _enemies() -> list[_Raw]:
             )
         )
     names = ", ".join(p["display_name"] for p in prefabs.values())
-    out.append(_Raw("enemy:all", "enemies", "Enemies", f"The enemies are: {names}.", ("Grunt", "Runner"),
-                    "enemy enemies monsters kinds types list which", "assets/prefabs/enemies.json"))
+    out.append(
+        _Raw(
+            "enemy:all",
+            "enemies",
+            "Enemies",
+            f"The enemies are: {names}.",
+            ("Grunt", "Runner"),
+            "enemy enemies monsters kinds types list which",
+            "assets/prefabs/enemies.json",
+        )
+    )
     return out
 
 
 def _weapons() -> list[_Raw]:
     from game.sim.upgrades import get_upgrade
 
-    data = _read_json("assets", "weapons", "weapons.json")["weapons"]
+    data = _read_json("weapons", "weapons.json")["weapons"]
     out = []
     for key, w in data.items():
         name = w["name"]
@@ -177,14 +192,20 @@ def _weapons() -> list[_Raw]:
         if w.get("evolves_into"):
             into = data[w["evolves_into"]]["name"]
             passive = get_upgrade(w["evolves_with"]).name
-            text = (
-                f"{name} ({w['description']}) evolves into {into} at max level with one {passive} upgrade."
-            )
+            text = f"{name} ({w['description']}) evolves into {into} at max level with one {passive} upgrade."
             facts = (name, into, passive)
         if w.get("unlock"):
             text += f" Unlock: {w['unlock'].replace('_', ' ')}."
         out.append(
-            _Raw(f"weapon:{key}", "weapons", name, text, facts, f"{key} weapon gun evolve evolution", "assets/weapons/weapons.json")
+            _Raw(
+                f"weapon:{key}",
+                "weapons",
+                name,
+                text,
+                facts,
+                f"{key} weapon gun evolve evolution",
+                "assets/weapons/weapons.json",
+            )
         )
     return out
 
@@ -193,35 +214,65 @@ def _upgrades() -> list[_Raw]:
     from game.sim.upgrades import UPGRADES
 
     return [
-        _Raw(f"upgrade:{u.key}", "upgrades", u.name, f"The {u.name} upgrade gives {u.description}.", (u.name,),
-             f"{u.key.replace('_', ' ')} upgrade passive level up stat", "game.sim.upgrades")
+        _Raw(
+            f"upgrade:{u.key}",
+            "upgrades",
+            u.name,
+            f"The {u.name} upgrade gives {u.description}.",
+            (u.name,),
+            f"{u.key.replace('_', ' ')} upgrade passive level up stat",
+            "game.sim.upgrades",
+        )
         for u in UPGRADES
     ]
 
 
 def _shop() -> list[_Raw]:
-    inv = _read_json("assets", "shop", "inventory.json")["items"]
+    inv = _read_json("shop", "inventory.json")["items"]
     out = [
-        _Raw(f"shop:{i['id']}", "shop", i["name"], f"The Merchant sells the {i['name']} for {i['price']} coins: it {i['description']}.",
-             (i["name"], str(i["price"])), "shop merchant buy price cost " + " ".join(i.get("tags", [])), "assets/shop/inventory.json")
+        _Raw(
+            f"shop:{i['id']}",
+            "shop",
+            i["name"],
+            f"The Merchant sells the {i['name']} for {i['price']} coins: it {i['description']}.",
+            (i["name"], str(i["price"])),
+            "shop merchant buy price cost " + " ".join(i.get("tags", [])),
+            "assets/shop/inventory.json",
+        )
         for i in inv
     ]
-    out.append(_Raw("shop:coins", "shop", "Coins",
-                    "You earn coins by killing enemies (a grunt pays 1, a tank 4, an elite three times its kind); "
-                    "spend them at the Merchant's shop between waves.",
-                    ("killing|kill", "Merchant|shop"), "coins money gold earn get currency shop merchant spend between waves",
-                    "game.sim.coins"))
+    out.append(
+        _Raw(
+            "shop:coins",
+            "shop",
+            "Coins",
+            "You earn coins by killing enemies (a grunt pays 1, a tank 4, an elite three times its kind); "
+            "spend them at the Merchant's shop between waves.",
+            ("killing|kill", "Merchant|shop"),
+            "coins money gold earn get currency shop merchant spend between waves",
+            "game.sim.coins",
+        )
+    )
     return out
 
 
 def _mods() -> list[_Raw]:
     out = []
-    for toml in sorted(shipped("assets", "mods").glob("*/mod.toml")):
+    for toml in sorted(shipped_dir("assets", "mods").glob("*/mod.toml")):
         meta = tomllib.loads(toml.read_text(encoding="utf-8"))
         name = meta["name"]
         on = "on by default" if meta.get("enabled_by_default", True) else "off by default"
-        out.append(_Raw(f"mod:{name}", "mods", name.replace("_", " "), f"The {name.replace('_', ' ')} mod ({on}): {meta['description']}",
-                        (name.replace("_", " ") + "|" + name,), "mod mods lua " + name.replace("_", " "), f"assets/mods/{name}/mod.toml"))
+        out.append(
+            _Raw(
+                f"mod:{name}",
+                "mods",
+                name.replace("_", " "),
+                f"The {name.replace('_', ' ')} mod ({on}): {meta['description']}",
+                (name.replace("_", " ") + "|" + name,),
+                "mod mods lua " + name.replace("_", " "),
+                f"assets/mods/{name}/mod.toml",
+            )
+        )
     return out
 
 
@@ -238,7 +289,8 @@ SECTION_KEYS = {  # extra search words for a skill doc's sections, as players as
 def _paragraphs(path: Path) -> list[tuple[str, str]]:
     """(section title, paragraph) for each plain paragraph or bullet of a markdown file."""
     out: list[tuple[str, str]] = []
-    title, lines, in_code = "", [], False
+    title, in_code = "", False
+    lines: list[str] = []
 
     def flush() -> None:
         if lines:
@@ -301,7 +353,7 @@ def _doc_sentences(path: Path, topic: str, keys: str, per_section: int = 3) -> l
 
 
 def _docs() -> list[_Raw]:
-    skills = shipped("prompts", "skills")
+    skills = shipped_dir("prompts", "skills")
     about = _Raw(
         "director:about",
         "director",
@@ -325,11 +377,13 @@ def build_entries() -> list[Entry]:
 
 
 def render(entries: list[Entry]) -> str:
-    return "".join(json.dumps(e.model_dump(mode="json"), ensure_ascii=False, sort_keys=True) + "\n" for e in entries)
+    return "".join(
+        json.dumps(e.model_dump(mode="json"), ensure_ascii=False, sort_keys=True) + "\n" for e in entries
+    )
 
 
 def knowledge_path() -> Path:
-    return shipped(*KNOWLEDGE_FILE)
+    return shipped_dir("assets", "talk") / KNOWLEDGE_FILE
 
 
 def load_knowledge(path: Path | None = None) -> list[Entry]:
@@ -347,7 +401,11 @@ def main(argv: list[str]) -> int:
     text = render(build_entries())
     if "--check" in argv:
         same = path.exists() and path.read_text(encoding="utf-8") == text
-        sys.stderr.write("knowledge file is up to date\n" if same else f"{path} is stale: run python -m game.talk.knowledge\n")
+        sys.stderr.write(
+            "knowledge file is up to date\n"
+            if same
+            else f"{path} is stale: run python -m game.talk.knowledge\n"
+        )
         return 0 if same else 1
     path.write_text(text, encoding="utf-8")
     sys.stderr.write(f"wrote {len(text.splitlines())} entries to {path}\n")

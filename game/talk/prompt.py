@@ -16,7 +16,8 @@ from game.talk.grounding import Grounding
 ANSWER = "\nAnswer: "
 REWRITE = "\nRewrite the answer"
 VOICE = {
-    "Merchant": "You rewrite a travelling merchant's answer in a warm, wry voice. Keep every name and number.",
+    "Merchant": "You rewrite a travelling merchant's answer in a warm, wry voice. "
+    "Keep every name and number.",
     "Chat": "You rewrite the arena announcer's answer in a cheerful voice. Keep every name, key and number.",
     "Analyzer": "You rewrite a coach's notes on the player's run in a friendly voice. Keep every number.",
 }
@@ -25,7 +26,9 @@ VOICE = {
 def messages(g: Grounding, max_sentences: int) -> tuple[str, str]:
     """(system, user) for the grounded rewrite."""
     system = VOICE.get(g.role, VOICE["Chat"])
-    n = {1: "one short sentence", 2: "one or two short sentences"}.get(max_sentences, f"{max_sentences} short sentences")
+    n = {1: "one short sentence", 2: "one or two short sentences"}.get(
+        max_sentences, f"{max_sentences} short sentences"
+    )
     user = f"Question: {g.question}{ANSWER}{g.template}{REWRITE} in {n}."
     return system, user
 

@@ -17,17 +17,102 @@ from game.talk.knowledge import Entry
 
 _WORD = re.compile(r"[a-z0-9]+")
 STOP = frozenset(
-    "a an the is are was were be to of in on at for and or do does did i me my you your it its how what which "
-    "who when where why can could should would will with by from this that these there any some about tell "
-    "please hey hi so get use up out into than then just".split()
+    [
+        "a",
+        "an",
+        "the",
+        "is",
+        "are",
+        "was",
+        "were",
+        "be",
+        "to",
+        "of",
+        "in",
+        "on",
+        "at",
+        "for",
+        "and",
+        "or",
+        "do",
+        "does",
+        "did",
+        "i",
+        "me",
+        "my",
+        "you",
+        "your",
+        "it",
+        "its",
+        "how",
+        "what",
+        "which",
+        "who",
+        "when",
+        "where",
+        "why",
+        "can",
+        "could",
+        "should",
+        "would",
+        "will",
+        "with",
+        "by",
+        "from",
+        "this",
+        "that",
+        "these",
+        "there",
+        "any",
+        "some",
+        "about",
+        "tell",
+        "please",
+        "hey",
+        "hi",
+        "so",
+        "get",
+        "use",
+        "up",
+        "out",
+        "into",
+        "than",
+        "then",
+        "just",
+    ]
 )
 SYNONYMS = {
-    "shooting": "shoot", "gun": "weapon", "guns": "weapon", "weapons": "weapon",
-    "walk": "move", "moving": "move", "movement": "move", "run": "move", "dodge": "dash", "roll": "dash",
-    "enemies": "enemy", "monsters": "enemy", "monster": "enemy", "mobs": "enemy", "money": "coins",
-    "gold": "coins", "coin": "coins", "store": "shop", "buy": "shop", "merchant": "shop", "evolve": "evolves",
-    "evolution": "evolves", "evolutions": "evolves", "keys": "key", "button": "key", "buttons": "key",
-    "mods": "mod", "modding": "mod", "scripts": "lua", "script": "lua", "controls": "control",
+    "shooting": "shoot",
+    "gun": "weapon",
+    "guns": "weapon",
+    "weapons": "weapon",
+    "walk": "move",
+    "moving": "move",
+    "movement": "move",
+    "run": "move",
+    "dodge": "dash",
+    "roll": "dash",
+    "enemies": "enemy",
+    "monsters": "enemy",
+    "monster": "enemy",
+    "mobs": "enemy",
+    "money": "coins",
+    "gold": "coins",
+    "coin": "coins",
+    "store": "shop",
+    "buy": "shop",
+    "merchant": "shop",
+    "evolve": "evolves",
+    "evolution": "evolves",
+    "evolutions": "evolves",
+    "keys": "key",
+    "button": "key",
+    "buttons": "key",
+    "mods": "mod",
+    "modding": "mod",
+    "scripts": "lua",
+    "script": "lua",
+    "controls": "control",
 }
 MIN_SCORE = 1.2
 DOC_WEIGHT = 0.8  # the skill docs' paragraphs count less than the game's data and the F1 help
@@ -83,7 +168,12 @@ class KnowledgeIndex:
             for w in q:
                 tf = doc.get(w, 0)
                 if tf:
-                    score += self.idf[w] * tf * (self.k1 + 1) / (tf + self.k1 * (1 - self.b + self.b * length / self.avg))
+                    score += (
+                        self.idf[w]
+                        * tf
+                        * (self.k1 + 1)
+                        / (tf + self.k1 * (1 - self.b + self.b * length / self.avg))
+                    )
             if score > 0:
                 doc_text = ":" in entry.id and "." in entry.id.split(":", 1)[1]  # a skill-doc paragraph
                 hits.append(Hit(entry, score * (DOC_WEIGHT if doc_text else 1.0)))

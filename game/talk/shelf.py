@@ -45,18 +45,31 @@ def shelf_view(shop: Shop) -> ShelfView:
 
 # intent -> words that ask for it (checked in this order; the first match wins)
 TAG_WORDS: tuple[tuple[str, str], ...] = (
-    ("max_hp", r"max(?:imum)? ?(?:hp|health|life)|more (?:max )?(?:hp|health)|tougher|tanky|vitality|survive longer"),
-    ("fire_rate", r"fire ?rate|shoot faster|fire faster|rapid|rate of fire|attack speed|more shots|shoot more"),
+    (
+        "max_hp",
+        r"max(?:imum)? ?(?:hp|health|life)|more (?:max )?(?:hp|health)|tougher|tanky|vitality|survive longer",
+    ),
+    (
+        "fire_rate",
+        r"fire ?rate|shoot faster|fire faster|rapid|rate of fire|attack speed|more shots|shoot more",
+    ),
     ("pickup", r"pick ?up|magnet|collect|reach (?:coins|xp|gems)|grab|loot range|range for (?:coins|xp)"),
     ("speed", r"speed|faster|quick|move|run away|boots|outrun|dodge|kite"),
-    ("damage", r"damage|hit harder|stronger|more power|kill faster|harder hitting|dps|bullets? (?:stronger|hurt)"),
+    (
+        "damage",
+        r"damage|hit harder|stronger|more power|kill faster|harder hitting|dps|bullets? (?:stronger|hurt)",
+    ),
     ("heal", r"heal|health|\bhp\b|hurt|wound|patch|medic|medkit|potion|dying|bleeding|life|low on"),
 )
 OTHER_WORDS: tuple[tuple[str, str], ...] = (
     ("earn", r"(?:get|earn|make|find) (?:more )?(?:coins|money|gold)|where do coins come"),
     ("cheapest", r"cheap|least expensive|lowest price|budget|costs? the least"),
     ("dearest", r"most expensive|priciest|dearest|costs? the most|best item|strongest item"),
-    ("afford", r"afford|can i (?:buy|get)|enough (?:coins|money)|what can i (?:buy|get)|with my (?:coins|money)|i have \d+"),
+    (
+        "afford",
+        r"afford|can i (?:buy|get)|enough (?:coins|money)|what can i (?:buy|get)|with my (?:coins|money)"
+        r"|i have \d+",
+    ),
     ("purse", r"how (?:many|much) (?:coins|money|gold) (?:do )?i have|my (?:coins|balance|purse)"),
 )
 LIST_WORDS = r"sell|wares|shelf|stock|inventory|have for me|what do you have|offer|items|goods|buy"
@@ -128,7 +141,9 @@ def merchant_grounding(question: str, shelf: ShelfView) -> Grounding:
             facts = ("nothing",)
         else:
             w = min(tagged, key=lambda x: (x.stock <= 0, x.price))
-            lead = {"heal": "For healing I have", "max_hp": "For more max HP I have"}.get(intent, "For that I have")
+            lead = {"heal": "For healing I have", "max_hp": "For more max HP I have"}.get(
+                intent, "For that I have"
+            )
             template = _about(w, lead, coins)
             facts = (w.name, str(w.price)) if w.stock else (w.name, "sold out")
     elif intent == "cheapest":
@@ -156,7 +171,9 @@ def merchant_grounding(question: str, shelf: ShelfView) -> Grounding:
         template = f"You have {_coins(coins)}."
         facts = (str(coins),)
     elif intent == "earn":
-        template = "You earn coins by killing enemies; tougher enemies pay more. Spend them here between waves."
+        template = (
+            "You earn coins by killing enemies; tougher enemies pay more. Spend them here between waves."
+        )
         facts = ("kill|killing",)
     else:
         template = _list_sentence(stocked) + f" You have {_coins(coins)}."

@@ -60,8 +60,12 @@ def start_turn(
         return ChatTurn(queue, runtime.events, chat_request(role, text), on_piece=on_piece)
     talk = session.settings.talk
     dec = talk.decoding(role)
+
+    def remember(final: str) -> None:  # the chat panel shows a role's stored turns when it is picked again
+        runtime.memory.append_turn(role, text, final)
+
     if not talk.model_phrasing:
-        return TalkTurn(None, None, grounding, dec, on_piece=on_piece)
+        return TalkTurn(None, None, grounding, dec, on_piece=on_piece, on_final=remember)
     return TalkTurn(
         runtime.tasks,
         runtime.events,
@@ -70,4 +74,5 @@ def start_turn(
         deadline_s=dec.deadline_s,
         on_piece=on_piece,
         template_first=talk.show_template_first,
+        on_final=remember,
     )

@@ -11,13 +11,17 @@ log = logger.bind(feature="talk", trace_id=None)
 
 
 class TalkStats:
+    log = log
+
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self.replies: Counter[str] = Counter()  # role -> finished replies
         self.replaced: Counter[str] = Counter()  # role -> replaced by the grounded template
         self.reasons: Counter[tuple[str, str]] = Counter()  # (role, check) -> count
 
-    def record(self, role: str, replaced: bool, reasons: tuple[str, ...], trace_id: str, detail: str = "") -> None:
+    def record(
+        self, role: str, replaced: bool, reasons: tuple[str, ...], trace_id: str, detail: str = ""
+    ) -> None:
         with self._lock:
             self.replies[role] += 1
             if replaced:
@@ -28,10 +32,17 @@ class TalkStats:
         if replaced:
             log.info(
                 "talk guard replaced a {} reply ({}{}); {}/{} replaced so far",
-                role, ", ".join(reasons), f": {detail}" if detail else "", swapped, total, trace_id=trace_id,
+                role,
+                ", ".join(reasons),
+                f": {detail}" if detail else "",
+                swapped,
+                total,
+                trace_id=trace_id,
             )
         else:
-            log.debug("talk guard passed a {} reply; {}/{} replaced so far", role, swapped, total, trace_id=trace_id)
+            log.debug(
+                "talk guard passed a {} reply; {}/{} replaced so far", role, swapped, total, trace_id=trace_id
+            )
 
     def reset(self) -> None:
         with self._lock:

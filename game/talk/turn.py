@@ -52,6 +52,7 @@ class TalkTurn:
         scope: str | None = None,
         priority: int = 10,
         template_first: bool = False,
+        on_final: Callable[[str], None] | None = None,
         stats: TalkStats = STATS,
     ) -> None:
         self.grounding = grounding
@@ -59,6 +60,7 @@ class TalkTurn:
         self.decoding = decoding
         self.deadline_s = deadline_s
         self.on_piece = on_piece
+        self.on_final = on_final  # e.g. store the turn in the role's chat history (what the player saw)
         self.stats = stats
         self.started = time.perf_counter()
         self.first_piece_s: float | None = None
@@ -83,7 +85,9 @@ class TalkTurn:
             self.trace_id = "template"
             self._settle(grounding.template, model=False)
             return
-        request = talk_request(grounding, decoding, scope=scope or f"chat:{grounding.role}", priority=priority)
+        request = talk_request(
+            grounding, decoding, scope=scope or f"chat:{grounding.role}", priority=priority
+        )
         self.trace_id = request.trace_id or ""
         self.inner = ChatTurn(queue, events, request, on_piece=self._piece)
         self.inner.handle.add_done_callback(lambda _h: self._inner_over())
@@ -132,7 +136,9 @@ class TalkTurn:
                 verdict = check(text or "", g, Limits(self.decoding.max_chars, self.decoding.max_sentences))
                 cut = self._watch.cut
                 if not verdict.ok and cut in ("repeat", "raw") and cut not in verdict.reasons:
-                    verdict = Verdict(False, (cut, *verdict.reasons), verdict.detail)  # what the watch stopped
+                    verdict = Verdict(
+                        False, (cut, *verdict.reasons), verdict.detail
+                    )  # what the watch stopped
             self.verdict = verdict
             self.replaced = not verdict.ok
             self.error = failed
@@ -146,9 +152,18 @@ class TalkTurn:
                 self.first_piece_s = self.ended_s
         if model:
             self.stats.record(self.role, self.replaced, verdict.reasons, self.trace_id, verdict.detail)
+        if self.on_final is not None:
+            try:
+                self.on_final(self._final)
+            except Exception as exc:  # a history that cannot be written must not lose the reply
+                self.stats.log.warning("talk: storing the {} turn failed: {}", self.role, exc)
 
     def _check_deadline(self) -> None:
-        if self._final is None and self._state != "stopped" and time.perf_counter() - self.started > self.deadline_s:
+        if (
+            self._final is None
+            and self._state != "stopped"
+            and time.perf_counter() - self.started > self.deadline_s
+        ):
             if self.inner is not None:
                 self.inner.stop()
             with self._lock:

@@ -15,7 +15,9 @@ from game.talk.start import knowledge_index
 
 def shelf(coins: int) -> ShelfView:
     inv = load_inventory()
-    return ShelfView(tuple(Ware(i.id, i.name, i.price, i.stock, i.description, i.tags) for i in inv.items), coins)
+    return ShelfView(
+        tuple(Ware(i.id, i.name, i.price, i.stock, i.description, i.tags) for i in inv.items), coins
+    )
 
 
 def test_the_knowledge_file_matches_its_sources() -> None:
@@ -43,7 +45,9 @@ def test_every_shop_item_has_an_effect_tag() -> None:
         ("how do I get more coins?", 0, "earn", ("killing enemies",)),
     ],
 )
-def test_a_merchant_question_maps_to_the_shelf(question: str, coins: int, intent: str, holds: tuple[str, ...]) -> None:
+def test_a_merchant_question_maps_to_the_shelf(
+    question: str, coins: int, intent: str, holds: tuple[str, ...]
+) -> None:
     g = merchant_grounding(question, shelf(coins))
     assert g.intent == intent
     for fact in holds:
@@ -53,7 +57,10 @@ def test_a_merchant_question_maps_to_the_shelf(question: str, coins: int, intent
 
 def test_a_sold_out_item_is_said_to_be_sold_out() -> None:
     s = shelf(50)
-    s = ShelfView(tuple(w if w.id != "medkit" else Ware(w.id, w.name, w.price, 0, w.effect, w.tags) for w in s.wares), 50)
+    s = ShelfView(
+        tuple(w if w.id != "medkit" else Ware(w.id, w.name, w.price, 0, w.effect, w.tags) for w in s.wares),
+        50,
+    )
     assert "sold out" in merchant_grounding("anything to heal me?", s).template
 
 

@@ -15,7 +15,9 @@ from game.talk.watch import StreamWatch
 
 def shelf(coins: int = 10) -> ShelfView:
     inv = load_inventory()
-    return ShelfView(tuple(Ware(i.id, i.name, i.price, i.stock, i.description, i.tags) for i in inv.items), coins)
+    return ShelfView(
+        tuple(Ware(i.id, i.name, i.price, i.stock, i.description, i.tags) for i in inv.items), coins
+    )
 
 
 HEAL = merchant_grounding("do you have anything to heal me?", shelf())
@@ -53,9 +55,16 @@ def test_a_true_phrasing_passes() -> None:
 @pytest.mark.parametrize(
     "question",
     [
-        "do you have anything to heal me?", "I want to run faster", "what's your cheapest item?",
-        "what can I afford?", "how much is the magnet?", "what do you sell?", "how do I get coins?",
-        "something for more max HP?", "what's the most expensive thing here?", "how many coins do I have?",
+        "do you have anything to heal me?",
+        "I want to run faster",
+        "what's your cheapest item?",
+        "what can I afford?",
+        "how much is the magnet?",
+        "what do you sell?",
+        "how do I get coins?",
+        "something for more max HP?",
+        "what's the most expensive thing here?",
+        "how many coins do I have?",
     ],
 )
 @pytest.mark.parametrize("coins", [0, 7, 30])

@@ -27,7 +27,9 @@ def runtime_with(client: object, role: str = "Merchant") -> CoreAiRuntime:
 
 def heal(coins: int = 10) -> object:
     inv = load_inventory()
-    shelf = ShelfView(tuple(Ware(i.id, i.name, i.price, i.stock, i.description, i.tags) for i in inv.items), coins)
+    shelf = ShelfView(
+        tuple(Ware(i.id, i.name, i.price, i.stock, i.description, i.tags) for i in inv.items), coins
+    )
     return merchant_grounding("do you have anything to heal me?", shelf)
 
 
@@ -67,8 +69,15 @@ def test_template_first_shows_the_grounded_answer_at_once_and_keeps_it_over_nons
     seen: list[str] = []
     slow = SlowStreamer("The answer to the question is a classic example of an understatement.", pause_s=0.02)
     rt = runtime_with(slow)
-    turn = TalkTurn(rt.tasks, rt.events, heal(), TalkDecoding(), template_first=True, on_piece=seen.append,
-                    stats=TalkStats())  # type: ignore[arg-type]
+    turn = TalkTurn(
+        rt.tasks,
+        rt.events,
+        heal(),
+        TalkDecoding(),
+        template_first=True,
+        on_piece=seen.append,
+        stats=TalkStats(),
+    )  # type: ignore[arg-type]
     assert turn.text() == heal().template and seen == [heal().template]  # type: ignore[attr-defined]
     assert turn.first_piece_s is not None and turn.first_piece_s < 0.1
     assert turn.wait(15) and turn.replaced and turn.text() == heal().template  # type: ignore[attr-defined]
@@ -86,6 +95,8 @@ def test_the_request_is_the_tiny_grounded_prompt_with_the_roles_decoding() -> No
 
 
 def test_no_reply_by_the_deadline_gives_the_grounded_answer() -> None:
-    slow = SlowStreamer("Well well well, let me think about that for a long while", pause_s=0.5, first_token_s=0.2)
-    turn, stats = run(slow, deadline_s=0.6)
+    slow = SlowStreamer(
+        "Well well well, let me think about that for a long while", pause_s=0.5, first_token_s=0.2
+    )
+    turn, _stats = run(slow, deadline_s=0.6)
     assert turn.state == "done" and turn.replaced and turn.text() == heal().template  # type: ignore[attr-defined]
