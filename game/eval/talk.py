@@ -117,12 +117,14 @@ class Harness:
     timings: list[float] = field(default_factory=list)
 
     def __enter__(self) -> Harness:
-        from coreai.settings import Settings
+        from coreai.settings import load_settings
         from game.ai.session import AiSession
         from game.options import LaunchOptions
 
         routes = {r: self.backend for r in ("Merchant", "Chat", "Analyzer")}
-        settings = Settings.model_validate({"llm": {"default_backend": "stub", "backends": routes}})
+        base = load_settings()  # the [talk] section of the player's settings file (tuning runs use their own)
+        llm = base.llm.model_copy(update={"default_backend": "stub", "backends": routes})
+        settings = base.model_copy(update={"llm": llm})
         self.session = AiSession(
             LaunchOptions(headless=True, seed=1), settings=settings, configure_logs=False
         )

@@ -29,6 +29,7 @@ class Grounding:
     numbers: frozenset[str] = field(default_factory=frozenset)
     prices: tuple[tuple[str, int], ...] = ()  # (item name, price): the shelf, for the price check
     coins: int | None = None  # the player's purse, when the question is about the shop
+    effects: tuple[tuple[str, str], ...] = ()  # (item name, effect): an item's % or HP must be its own
 
 
 def norm(text: str) -> str:

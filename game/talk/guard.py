@@ -6,7 +6,10 @@ replaced by the grounded template (``TalkTurn``), and the panel says so in small
 - ``raw``: raw tool output, JSON or a chat-template token (``get_inventory returned``, ``{"ok"``...).
 - ``repeat``: a sentence or a run of words said twice (``game.talk.repeat``).
 - ``facts``: it does not hold the grounded facts (it does not answer the question asked).
-- ``shelf``: it names a price or number the data does not have, or gives an item another item's price.
+- ``shelf``: it names a price or number the data does not have, gives an item another item's price or
+  effect, or states an amount in coins (or a percentage, or HP) that no fact holds.
+- ``invented``: it names something (a capitalised word inside a sentence) that neither the question nor
+  the facts mention: an invented item, enemy or place.
 - ``length``: longer than the panel's room, or empty.
 """
 
@@ -23,7 +26,10 @@ RAW = re.compile(
     re.I,
 )
 _NUMBER = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)(?![\w.]*\d)")
-_PRICED = re.compile(r"(\d+)\s*(?:gold\s*)?coins?\b", re.I)
+_PRICED = re.compile(r"(\d+)\s*(?:gold\s*)?(?:coins?|cents?|gold)\b", re.I)
+_UNIT = re.compile(r"-?(\d+(?:\.\d+)?)\s*(%|percent|hp|coins?|cents?|gold)(?![a-z])", re.I)
+_NAME = re.compile(r"(?<=[a-z,;:] )([A-Z][a-zA-Z]+)")
+_ALWAYS = frozenset({"I", "OK", "HP", "XP", "AI", "Lua"})
 
 
 @dataclass(frozen=True)
@@ -71,6 +77,42 @@ def _prices_ok(reply: str, g: Grounding) -> str:
         for m in _PRICED.finditer(sentence):
             if int(m.group(1)) not in allowed:
                 return f"{named[0]} does not cost {m.group(1)} coins"
+        effect = dict(g.effects).get(named[0], "")
+        for m in _UNIT.finditer(sentence):
+            if _unit(m.group(2)) != "coin" and effect and m.group(1) not in re.findall(r"\d+", effect):
+                return f"{named[0]} does not give {m.group(0)}"
+    return ""
+
+
+def _units_ok(reply: str, g: Grounding) -> str:
+    """An amount with a unit must be one the facts state with that unit (a price, the purse, what the
+    player is short; an effect's percentage or HP)."""
+    facts = f"{g.template}\n{g.context}"
+    stated: dict[str, set[str]] = {"%": set(), "hp": set(), "coin": set()}
+    for m in _UNIT.finditer(facts):
+        stated[_unit(m.group(2))].add(m.group(1))
+    if g.coins is not None:
+        stated["coin"] |= {str(g.coins)} | {str(abs(p - g.coins)) for _, p in g.prices} | {str(p) for _, p in g.prices}
+    for m in _UNIT.finditer(reply):
+        if m.group(0).startswith("-"):
+            return f"a negative amount {m.group(0)!r}"
+        unit = _unit(m.group(2))
+        if m.group(1) not in stated[unit]:
+            return f"{m.group(0)!r} is not in the facts"
+    return ""
+
+
+def _unit(word: str) -> str:
+    w = word.lower()
+    return "%" if w in ("%", "percent") else "hp" if w == "hp" else "coin"
+
+
+def _invented(reply: str, g: Grounding) -> str:
+    known = norm(f"{g.question} {g.template} {g.context}")
+    for m in _NAME.finditer(reply):
+        word = m.group(1)
+        if word not in _ALWAYS and word.lower() not in known:
+            return f"names {word!r}"
     return ""
 
 
@@ -90,10 +132,14 @@ def check(reply: str, g: Grounding, limits: Limits) -> Verdict:
     if missing:
         reasons.append("facts")
         details.append("missing " + ", ".join(missing))
-    wrong = _numbers_ok(text, g) or _prices_ok(text, g)
+    wrong = _numbers_ok(text, g) or _prices_ok(text, g) or _units_ok(text, g)
     if wrong:
         reasons.append("shelf")
         details.append(wrong)
+    invented = _invented(text, g)
+    if invented:
+        reasons.append("invented")
+        details.append(invented)
     if len(text) > limits.max_chars or len(sentences(text)) > limits.max_sentences + 1:
         reasons.append("length")
     return Verdict(not reasons, tuple(reasons), "; ".join(details))

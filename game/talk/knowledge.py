@@ -277,6 +277,8 @@ def _mods() -> list[_Raw]:
 
 
 _MD = re.compile(r"`|\*\*|\|")
+# a doc sentence's checkable terms: file names, paths, key names, numbers with units
+_TERM = re.compile(r"\b[\w-]+\.(?:toml|lua|json)\b|\b\w+/\w+/?|\bF\d{1,2}\b|\b\d+(?:\.\d+)?\s?(?:s|%|ms|MB)\b")
 _AGENT_SPEAK = re.compile(r"\bagents?\b|set_director_plan|\bcall\b|\btool\b|you get the situation", re.I)
 
 
@@ -338,13 +340,14 @@ def _doc_sentences(path: Path, topic: str, keys: str, per_section: int = 3) -> l
         if len(said) < 40:
             continue
         taken[title] = taken.get(title, 0) + 1
+        terms = _TERM.findall(said)
         out.append(
             _Raw(
                 f"{topic}:{path.stem}.{len(out)}",
                 topic,
                 title,
                 said,
-                (),
+                tuple(dict.fromkeys(terms))[:2],
                 f"{keys} {title.lower()} {SECTION_KEYS.get(title, '')}",
                 f"prompts/skills/{path.name}",
             )

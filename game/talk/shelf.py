@@ -193,6 +193,7 @@ def merchant_grounding(question: str, shelf: ShelfView) -> Grounding:
         names=frozenset(w.name for w in shelf.wares),
         numbers=frozenset(numbers | {"1", "2", "3"}),
         prices=tuple((w.name, w.price) for w in shelf.wares),
+        effects=tuple((w.name, w.effect) for w in shelf.wares),
         coins=coins,
     )
 

@@ -33,6 +33,7 @@ REASON_WORDS = {
     "repeat": "repeated itself",
     "facts": "missed the facts",
     "shelf": "got a price or number wrong",
+    "invented": "named something the game does not have",
     "length": "did not fit",
     "failed": "failed",
     "late": "was too slow",
