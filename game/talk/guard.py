@@ -92,7 +92,9 @@ def _units_ok(reply: str, g: Grounding) -> str:
     for m in _UNIT.finditer(facts):
         stated[_unit(m.group(2))].add(m.group(1))
     if g.coins is not None:
-        stated["coin"] |= {str(g.coins)} | {str(abs(p - g.coins)) for _, p in g.prices} | {str(p) for _, p in g.prices}
+        stated["coin"] |= (
+            {str(g.coins)} | {str(abs(p - g.coins)) for _, p in g.prices} | {str(p) for _, p in g.prices}
+        )
     for m in _UNIT.finditer(reply):
         if m.group(0).startswith("-"):
             return f"a negative amount {m.group(0)!r}"

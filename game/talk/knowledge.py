@@ -278,7 +278,9 @@ def _mods() -> list[_Raw]:
 
 _MD = re.compile(r"`|\*\*|\|")
 # a doc sentence's checkable terms: file names, paths, key names, numbers with units
-_TERM = re.compile(r"\b[\w-]+\.(?:toml|lua|json)\b|\b\w+/\w+/?|\bF\d{1,2}\b|\b\d+(?:\.\d+)?\s?(?:s|%|ms|MB)\b")
+_TERM = re.compile(
+    r"\b[\w-]+\.(?:toml|lua|json)\b|\b\w+/\w+/?|\bF\d{1,2}\b|\b\d+(?:\.\d+)?\s?(?:s|%|ms|MB)\b"
+)
 _AGENT_SPEAK = re.compile(r"\bagents?\b|set_director_plan|\bcall\b|\btool\b|you get the situation", re.I)
 
 
