@@ -7,7 +7,7 @@ from collections import Counter
 
 from loguru import logger
 
-log = logger.bind(feature="talk", trace_id=None)
+log = logger.bind(feature="agents", trace_id=None)  # the talk lines start with "talk guard"
 
 
 class TalkStats:
