@@ -25,7 +25,7 @@ from coreai.taskqueue import QueuedOrchestrator, TaskHandle
 
 ROLES = ("Chat", "Merchant", "Creator", "Analyzer", "Programmer")
 TurnState = Literal["waiting", "streaming", "done", "stopped", "failed"]
-_BUY = re.compile(r"\b(buy|purchase)\b", re.I)
+_BUY = re.compile(r"\b(buy|purchase|take)\b", re.I)
 
 
 def chat_request(role: str, text: str, *, trace_id: str | None = None) -> AiTaskRequest:

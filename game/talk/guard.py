@@ -118,6 +118,22 @@ def _invented(reply: str, g: Grounding) -> str:
     return ""
 
 
+_WORDS = (
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
+    "sixteen seventeen eighteen nineteen twenty"
+)
+_NUMBER_WORDS = {w: str(i) for i, w in enumerate(_WORDS.split(" "))}
+_WORD_AMOUNT = re.compile(
+    r"\b(" + "|".join(_NUMBER_WORDS) + r")(?=\s*(?:coins?|cents?|gold|%|percent|hp)\b)", re.I
+)
+_MONEY = re.compile(r"\$|\bdollars?\b|\bcents?\b|\beuros?\b", re.I)
+
+
+def _digits(text: str) -> str:
+    """Amounts in words as digits ("one coin" -> "1 coin"), so the unit checks see them."""
+    return _WORD_AMOUNT.sub(lambda m: _NUMBER_WORDS[m.group(1).lower()], text)
+
+
 def check(reply: str, g: Grounding, limits: Limits) -> Verdict:
     text = reply.strip()
     reasons: list[str] = []
@@ -134,7 +150,14 @@ def check(reply: str, g: Grounding, limits: Limits) -> Verdict:
     if missing:
         reasons.append("facts")
         details.append("missing " + ", ".join(missing))
-    wrong = _numbers_ok(text, g) or _prices_ok(text, g) or _units_ok(text, g)
+    amounts = _digits(text)
+    money = _MONEY.search(text)
+    wrong = (
+        (f"money the game does not have ({money.group(0)!r})" if money else "")
+        or _numbers_ok(amounts, g)
+        or _prices_ok(amounts, g)
+        or _units_ok(amounts, g)
+    )
     if wrong:
         reasons.append("shelf")
         details.append(wrong)

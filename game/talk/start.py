@@ -10,7 +10,7 @@ from game.ai.chat import _BUY, ChatTurn, chat_request
 from game.talk.grounding import Grounding
 from game.talk.knowledge import load_knowledge
 from game.talk.retrieve import KnowledgeIndex, chat_grounding
-from game.talk.shelf import merchant_grounding, shelf_view
+from game.talk.shelf import ShelfView, intent_of, merchant_grounding, shelf_view
 from game.talk.turn import TalkTurn
 
 if TYPE_CHECKING:
@@ -32,6 +32,13 @@ class AnyTurn(Protocol):
     def busy(self) -> bool: ...
 
 
+def is_purchase(text: str, shelf: ShelfView) -> bool:
+    """An order ("buy the medkit", "I'll take a magnet"), not a question about buying ("what can I buy?")."""
+    if not _BUY.search(text) or text.rstrip().endswith("?"):
+        return False
+    return intent_of(text, shelf) == "named"
+
+
 @lru_cache(maxsize=1)
 def knowledge_index() -> KnowledgeIndex:
     return KnowledgeIndex(load_knowledge())
@@ -42,9 +49,12 @@ def grounding_for(session: AiSession, role: str, text: str) -> Grounding | None:
     role answers through its tools instead."""
     if role == "Merchant":
         shop = session.shop
-        if shop is None or _BUY.search(text):
+        if shop is None:
             return None
-        return merchant_grounding(text, shelf_view(shop.shop))
+        shelf = shelf_view(shop.shop)
+        if is_purchase(text, shelf):
+            return None  # "buy the medkit": the Merchant's buy_item tool flow
+        return merchant_grounding(text, shelf)
     if role == "Chat":
         return chat_grounding(text, knowledge_index())
     return None
