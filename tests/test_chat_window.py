@@ -112,6 +112,7 @@ def test_esc_and_the_stop_button_stop_a_reply_within_half_a_second(
     make_app: Callable[..., GameApp], session: AiSession
 ) -> None:
     app, _, chat = start(make_app, session)
+    session.settings.talk.show_template_first = False  # stop the model's phrasing as it streams
     slow = SlowStreamer(REPLY, pause_s=0.25)
     route(session, "Chat", slow)
     press(app, K.ENTER)

@@ -3,14 +3,15 @@ for a Merchant purchase ("buy the medkit") and for every other role (``ChatTurn`
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from typing import TYPE_CHECKING, Protocol
 
-from game.ai.chat import _BUY, ChatTurn, chat_request
+from game.ai.chat import ChatTurn, chat_request
 from game.talk.grounding import Grounding
 from game.talk.knowledge import load_knowledge
 from game.talk.retrieve import KnowledgeIndex, chat_grounding
-from game.talk.shelf import ShelfView, intent_of, merchant_grounding, shelf_view
+from game.talk.shelf import ShelfView, merchant_grounding, shelf_view
 from game.talk.turn import TalkTurn
 
 if TYPE_CHECKING:
@@ -32,11 +33,16 @@ class AnyTurn(Protocol):
     def busy(self) -> bool: ...
 
 
+_ORDER = re.compile(r"\b(?:buy|purchase|take)\s+(?:a |an |the |one |some |me )?[a-z]", re.I)
+_QUESTION = re.compile(r"^\s*(?:what|which|how|can|could|do|does|is|are|should|where|why)\b", re.I)
+
+
 def is_purchase(text: str, shelf: ShelfView) -> bool:
-    """An order ("buy the medkit", "I'll take a magnet"), not a question about buying ("what can I buy?")."""
-    if not _BUY.search(text) or text.rstrip().endswith("?"):
+    """An order ("buy the medkit", "I'll take a magnet", "buy a rocket launcher": the tool refuses it and
+    names the shelf), not a question about buying ("what can I buy?", "can I buy the medkit?")."""
+    if not _ORDER.search(text) or text.rstrip().endswith("?") or _QUESTION.search(text):
         return False
-    return intent_of(text, shelf) == "named"
+    return not re.search(r"\b(?:buy|purchase|take)\s+(?:anything|something|what)\b", text, re.I)
 
 
 @lru_cache(maxsize=1)

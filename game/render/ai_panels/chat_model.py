@@ -133,7 +133,7 @@ class ChatModel:
             return f"{self.role} is {'typing' if turn.state == 'streaming' else 'thinking'}"
         lines = self.transcript()
         if lines and lines[-1].speaker == "info":
-            return lines[-1].text
+            return lines[-1].text.split(":", 1)[0][:40]  # "stopped", "checked answer" (the note is above)
         backend = self.session.runtime.router.backend_for(self.role)
         return f"{self.role} on {backend}"
 
