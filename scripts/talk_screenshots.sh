@@ -27,4 +27,5 @@ xdotool key Tab
 sleep 1
 say "do you have anything to heal me?"
 import -window root docs/talk_merchant.png
+cp "$SAVES/logs/coreai.log" "${KEEP_LOG:-/dev/null}" 2>/dev/null || true  # KEEP_LOG=FILE keeps the game's log
 echo "wrote docs/talk_chat.png docs/talk_merchant.png"

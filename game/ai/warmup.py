@@ -9,9 +9,10 @@
    into its role's own llama.cpp context (``LocalLlmClient.prefill``): the ``Director``'s (once the startup
    mods, whose events it names, loaded with the first run; the chat roles go first while the menu shows),
    then the grounded talk turn of Chat and of the Merchant, built as the chat panel builds them
-   (``game.talk.prompt.talk_request``: the role's rewrite system prompt is the stable prefix). A prefill runs behind every real request and gives way to one that
-   arrives meanwhile, so it never delays a decision by more than one chunk of tokens. After it, a decision
-   or a chat reply costs only its own tail and reply.
+   (``game.talk.prompt.talk_request``: the role's rewrite system prompt is the stable prefix). A prefill
+   runs behind every real request and gives way to one that arrives meanwhile, so it never delays a
+   decision by more than one chunk of tokens. After it, a decision or a chat reply costs only its own tail
+   and reply.
 
 Nothing here raises: a warm-up that fails is logged, and the game simply pays the cold prompt later.
 """

@@ -40,7 +40,7 @@ class TalkStats:
                 trace_id=trace_id,
             )
         else:
-            log.debug(
+            log.info(
                 "talk guard passed a {} reply; {}/{} replaced so far", role, swapped, total, trace_id=trace_id
             )
 
