@@ -18,7 +18,7 @@ from game.analysis.ledger import RunLedger
 from game.analysis.rules import rules_analysis
 from game.headless import RunSummary
 from game.talk.analysis import analyzer_grounding
-from game.talk.turn import TalkTurn
+from game.talk.turn import REASON_WORDS, TalkTurn
 
 if TYPE_CHECKING:
     from game.ai.session import AiSession
@@ -70,9 +70,12 @@ class RunAnalysis:
         if state == "stopped":
             self._fall_back("the Analyzer stopped")
         elif state == "done" and turn.replaced:
-            late = turn.verdict is not None and "late" in turn.verdict.reasons
-            why = f"no answer within {self.timeout_s:g}s" if late else turn.note
-            self._fall_back(why.replace("checked answer: ", "") if why else "checked")
+            reasons = turn.verdict.reasons if turn.verdict is not None else ()
+            if "late" in reasons:
+                self._fall_back(f"no answer within {self.timeout_s:g}s")
+            else:
+                words = " and ".join(REASON_WORDS.get(r, r) for r in reasons) or "failed the check"
+                self._fall_back(f"the Analyzer's rewrite {words}")
 
     def _fall_back(self, why: str) -> None:
         self.source = "rules"
