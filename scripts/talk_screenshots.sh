@@ -4,7 +4,11 @@
 # bundled model (the default routes). Writes docs/talk_chat.png and docs/talk_merchant.png.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-DISPLAY_NUM=${DISPLAY_NUM:-:57}
+DISPLAY_NUM=${DISPLAY_NUM:-:93}
+if [ -e "/tmp/.X11-unix/X${DISPLAY_NUM#:}" ]; then  # never draw on someone else's display
+  echo "display $DISPLAY_NUM is in use; set DISPLAY_NUM" >&2
+  exit 1
+fi
 SAVES=$(mktemp -d)
 Xvfb "$DISPLAY_NUM" -screen 0 1280x800x24 >/dev/null 2>&1 &
 XVFB=$!
