@@ -84,3 +84,21 @@ def test_a_chat_question_finds_its_fact(question: str, fact: str) -> None:
 def test_small_talk_gets_a_friendly_pointer_to_what_chat_knows() -> None:
     g = chat_grounding("how are you today?", knowledge_index())
     assert g.intent == "small_talk" and "controls" in g.template
+
+
+@pytest.mark.parametrize(
+    ("text", "order"),
+    [
+        ("buy the medkit", True),
+        ("I'll take a magnet", True),
+        ("buy a rocket launcher", True),  # the buy_item tool refuses it and names the shelf
+        ("what can I buy?", False),
+        ("I have 7 coins, what can I buy?", False),
+        ("can I buy the medkit?", False),
+        ("do you have anything to heal me?", False),
+    ],
+)
+def test_an_order_takes_the_tool_flow_and_a_question_stays_grounded(text: str, order: bool) -> None:
+    from game.talk.start import is_purchase
+
+    assert is_purchase(text, shelf(10)) is order
