@@ -169,6 +169,11 @@ class PurchaseRefused(CommandRejected):
         self.item = item
 
 
+class UnknownPlayerModel(CoreAIError, ValueError):
+    """A player model (bot) name that is neither built in (``game.zoo``) nor an importable
+    ``package.module:Factory``; the message lists the known names."""
+
+
 class MainLoopTimeout(CoreAIError):
     def __init__(self, what: str, cause: str, timeout_s: float, *, trace_id: str | None = None) -> None:
         super().__init__(
@@ -192,9 +197,12 @@ class PersistenceError(CoreAIError):
 
 
 class CorruptSaveError(PersistenceError):
-    def __init__(self, path: str, message: str, quarantined_to: str | None = None) -> None:
+    def __init__(
+        self, path: str, message: str, quarantined_to: str | None = None, *, reason: str = ""
+    ) -> None:
         super().__init__(path, message)
         self.quarantined_to = quarantined_to
+        self.reason = reason  # what was wrong, in player words, without the path
 
 
 class LuaError(CoreAIError):

@@ -8,6 +8,10 @@ reported; the caller starts clean and nothing is lost (the bad bytes stay in the
 ``loads_json`` is the one JSON parser for anything read from disk or the network: it refuses nesting deeper
 than ``MAX_JSON_DEPTH`` before the (recursive) decoder runs, so ``[[[[...`` cannot raise RecursionError.
 ``clean_stale_tmp`` removes the ``.<name>.*.tmp`` files a killed write leaves behind.
+
+A save's model derives from ``SaveModel``: a key it does not know (a newer game's, a hand edit) makes the file
+invalid, so it is quarantined like any other bad file instead of being dropped silently on the next write;
+``salvage`` then reads back from the quarantined copy what the model knows, so nothing readable is lost.
 """
 
 from __future__ import annotations
@@ -22,9 +26,10 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from loguru import logger
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, ConfigDict, ValidationError, ValidationInfo, model_validator
 
 from coreai.errors import CorruptSaveError, PersistenceError
+from coreai.validation import explain
 
 log = logger.bind(feature="game")
 M = TypeVar("M", bound=BaseModel)
@@ -62,6 +67,34 @@ def loads_json(data: str | bytes, *, max_depth: int = MAX_JSON_DEPTH, strict: bo
         return json.loads(text, strict=strict)
     except RecursionError:  # a caller deep in its own stack: still a parse failure, never a crash
         raise json.JSONDecodeError(f"nested too deeply (limit {max_depth})", text[:200], 0) from None
+
+
+_SALVAGE = "salvage"
+
+
+class SaveModel(BaseModel):
+    """A model of a file under ``saves/``: unknown keys are invalid (``read_model`` quarantines the file);
+    validated with ``salvage``'s context they are dropped instead, at every level of nesting."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _drop_unknown_when_salvaging(cls, data: Any, info: ValidationInfo) -> Any:
+        if isinstance(data, dict) and isinstance(info.context, dict) and info.context.get(_SALVAGE):
+            known = set(cls.model_fields) | {f.alias for f in cls.model_fields.values() if f.alias}
+            return {k: v for k, v in data.items() if k in known}
+        return data
+
+
+def salvage(path: Path, model: type[M]) -> M | None:
+    """What ``model`` can still read from ``path`` (a quarantined copy) with unknown keys dropped, or None.
+    Never moves or changes the file."""
+    try:
+        data = loads_json(path.read_text(encoding="utf-8"))
+        return model.model_validate(data, context={_SALVAGE: True})
+    except (OSError, UnicodeDecodeError, ValueError):  # ValidationError and JSONDecodeError are ValueErrors
+        return None
 
 
 def atomic_write_bytes(path: Path, data: bytes) -> None:
@@ -117,7 +150,8 @@ def read_json(path: Path, *, max_depth: int = MAX_JSON_DEPTH) -> Any:
         raise
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         moved = quarantine(path, str(exc))
-        raise CorruptSaveError(str(path), f"unreadable ({exc}); moved to {moved.name}", str(moved)) from exc
+        why = f"unreadable ({exc})"
+        raise CorruptSaveError(str(path), f"{why}; moved to {moved.name}", str(moved), reason=why) from exc
 
 
 def read_model(path: Path, model: type[M]) -> M:
@@ -129,12 +163,9 @@ def read_model(path: Path, model: type[M]) -> M:
     try:
         return model.model_validate(data)
     except ValidationError as exc:
-        errors = exc.errors()
-        where = ".".join(str(p) for p in errors[0]["loc"]) if errors else ""
-        msg = errors[0]["msg"] if errors else "?"
-        why = f"invalid contents ({exc.error_count()} errors; first at {where or '<root>'}: {msg})"
+        why = f"invalid contents ({explain(exc)})"
         moved = quarantine(path, why)
-        raise CorruptSaveError(str(path), f"{why}; moved to {moved.name}", str(moved)) from None
+        raise CorruptSaveError(str(path), f"{why}; moved to {moved.name}", str(moved), reason=why) from None
 
 
 def clean_stale_tmp(folder: Path, *, older_than_s: float = 0.0, recursive: bool = False) -> int:

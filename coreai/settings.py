@@ -20,6 +20,7 @@ from coreai.llm.registry import BACKENDS
 from coreai.lua.settings import LuaSettings
 from coreai.mcp.settings import McpSettings
 from coreai.paths import settings_file
+from coreai.validation import explain
 
 
 def _registered_backend(name: str) -> str:
@@ -224,11 +225,9 @@ def settings_from_dict(data: dict[str, Any]) -> Settings:
     try:
         return Settings.model_validate(data)
     except ValidationError as exc:
-        errors = exc.errors()
-        first = errors[0]
+        first = exc.errors(include_url=False)[0]
         key = ".".join(str(part) for part in first["loc"]) or "<root>"
-        more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
-        raise SettingsError(key, f"{first['msg']}; got {first.get('input')!r}{more}") from exc
+        raise SettingsError(key, explain(exc)) from exc
 
 
 def load_settings(path: Path | None = None) -> Settings:

@@ -31,7 +31,6 @@ from coreai.settings import GameSettings, KeyBindings
 from game import hotkeys as hk
 from game.app_keys import apply_key_bindings, bind_window_hotkeys
 from game.audio import Audio
-from game.bot import Bot
 from game.controls import Gamepad
 from game.headless import RunSummary, summarize
 from game.meta import attach_meta
@@ -51,6 +50,7 @@ from game.views.base import FpsMeter
 from game.views.gameover import GameOverView, RunAnalysisView
 from game.views.title import TitleView
 from game.views.upgrade import UpgradeView
+from game.zoo import make_player
 
 log = logger.bind(feature="game", trace_id=None)
 
@@ -201,7 +201,7 @@ class GameApp:
             log.opt(exception=exc).error("world factory failed, using the default world: {}", exc)
             self.show_toast(f"custom world failed ({exc}); playing the default arena", 6.0, palette.WARN)
             world = default_world(self.seed)
-        bot = Bot(self.options.bot, seed=self.seed) if self.options.bot else None
+        bot = make_player(self.options.bot, self.seed) if self.options.bot else None
         self.arena.start_run(world, bot)
         self.summary = None
         self.recorded = False

@@ -1,5 +1,9 @@
 """Game sounds: the world's per-tick events mapped to arcade's bundled ``:resources:`` sounds (Kenney, CC0).
 
+Every sound is a WAV, the one format pyglet decodes by itself: a stock Linux machine has no ffmpeg or
+GStreamer, and pyglet then cannot load an mp3 or an Ogg file at all ("No decoders available"). The music is a
+short mono loop shipped in ``assets/music`` (``scripts/make_music.py`` made it from arcade's mp3 at dev time).
+
 Thousands of hits per second must not become thousands of sounds, so every cue has a minimum interval and a
 cap on how often it may play per second; louder volume stands in for "many at once". Sound is off when
 the game runs headless (``ARCADE_HEADLESS``) or muted; a missing audio device only disables sound (logged
@@ -20,6 +24,7 @@ from typing import Any
 
 from loguru import logger
 
+from coreai.paths import shipped_dir
 from game.sim import events as ev
 
 log = logger.bind(feature="game", trace_id=None)
@@ -79,7 +84,13 @@ def headless() -> bool:
 
 
 Player = Callable[[str, float], None]  # (cue name, volume) -> play it
-MUSIC = ":resources:music/funkyrobot.mp3"  # Kenney, CC0; looped under the title and the arena
+# looped under the title and the arena; cut from arcade's funkyrobot.mp3 (assets/music/README.md)
+MUSIC = str(shipped_dir("assets", "music") / "arena_loop.wav")
+
+
+def bundled_sounds() -> dict[str, str]:
+    """Every sound the game plays, by name: the cues and the music (the decoder test loads each)."""
+    return {**{name: cue.resource for name, cue in CUES.items()}, "music": MUSIC}
 
 
 class Audio:

@@ -2,19 +2,22 @@
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable
 
-from pydantic import BaseModel
+from pydantic import Field
 
-from game.bot import Bot, SkillName
+from coreai.persist import SaveModel
 from game.sim.config import TICK_HZ
 from game.sim.player import IDLE
 from game.sim.world import World
+from game.zoo import make_player
 
 
-class RunSummary(BaseModel):
-    """What ``--json`` prints and what the run history stores."""
+class RunSummary(SaveModel):
+    """What ``--json`` prints and what the run history stores (a key it does not know makes a saved one
+    invalid: ``SaveModel``)."""
 
     seed: int
     seconds: float
@@ -28,10 +31,11 @@ class RunSummary(BaseModel):
     ticks_per_second: float
     level: int = 1
     bot: str | None = None
-    upgrades: dict[str, int] = {}
-    weapons: list[str] = []  # held at the end, in slot order (evolved ones under their evolved key)
-    weapon_levels: dict[str, int] = {}
-    evolutions: list[str] = []
+    upgrades: dict[str, int] = Field(default_factory=dict)
+    # held at the end, in slot order (evolved ones under their evolved key)
+    weapons: list[str] = Field(default_factory=list)
+    weapon_levels: dict[str, int] = Field(default_factory=dict)
+    evolutions: list[str] = Field(default_factory=list)
     died: bool = False
 
 
@@ -60,16 +64,17 @@ def summarize(world: World, wall_s: float, bot: str | None) -> RunSummary:
 def run_headless(
     seed: int = 0,
     seconds: float = 60.0,
-    bot: SkillName | None = "average",
+    bot: str | None = "average",
     *,
     world: World | None = None,
     respawn: bool = False,
     on_tick: Callable[[World], None] | None = None,
 ) -> RunSummary:
-    """Play ``seconds`` of game time (or until death) and return the summary."""
+    """Play ``seconds`` of game time (or until death; ``math.inf``: until interrupted) and return the
+    summary."""
     w = world if world is not None else World(seed=seed, respawn=respawn)
-    player = Bot(bot, seed=seed) if bot else None
-    max_ticks = round(seconds * TICK_HZ)
+    player = make_player(bot, seed) if bot else None
+    max_ticks = math.inf if math.isinf(seconds) else round(seconds * TICK_HZ)
     start = time.perf_counter()
     while w.tick < max_ticks and w.phase != "dead":
         if w.phase == "upgrade":

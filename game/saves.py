@@ -9,8 +9,9 @@ Two tables: ``entries`` holds runs a person played, ``bot_entries`` bot and head
 scored 0 is kept in the history but never enters or shows in either table.
 
 Both files are written atomically; stale ``.tmp`` files of killed writes are removed at load. A corrupt or
-schema-invalid file is moved aside to ``*.corrupt-<time>`` (never overwritten) and ``SaveStore.warnings``
-carries a message the UI shows.
+schema-invalid file, one with keys this game does not know included (``SaveModel``), is moved aside to
+``*.corrupt-<time>`` (never overwritten) and ``SaveStore.warnings`` carries a message the UI shows; what can
+still be read from it is kept (``salvage``), so an unknown key never costs the history.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from pydantic import BaseModel, Field
 
 from coreai.errors import CorruptSaveError, PersistenceError
 from coreai.paths import saves_path
-from coreai.persist import atomic_write_json, clean_stale_tmp, read_model
+from coreai.persist import SaveModel, atomic_write_json, clean_stale_tmp, read_model, salvage
 from game.headless import RunSummary
 
 log = logger.bind(feature="game")
@@ -33,7 +34,7 @@ MAX_HISTORY = 200
 MAX_HIGH_SCORES = 10
 
 
-class RunRecord(BaseModel):
+class RunRecord(SaveModel):
     seq: int = 0  # 0 only in files written before sequence numbers existed
     finished_at: float = Field(default_factory=time.time)
     human: bool | None = None  # None: an old record; a run without a bot counts as human
@@ -44,12 +45,12 @@ class RunRecord(BaseModel):
         return self.human if self.human is not None else self.summary.bot is None
 
 
-class RunHistory(BaseModel):
+class RunHistory(SaveModel):
     version: int = 2
-    runs: list[RunRecord] = []
+    runs: list[RunRecord] = Field(default_factory=list)
 
 
-class HighScore(BaseModel):
+class HighScore(SaveModel):
     score: int
     wave: int
     seconds: float
@@ -59,10 +60,10 @@ class HighScore(BaseModel):
     seq: int = 0
 
 
-class HighScores(BaseModel):
+class HighScores(SaveModel):
     version: int = 2
-    entries: list[HighScore] = []  # human runs
-    bot_entries: list[HighScore] = []  # bot and headless runs
+    entries: list[HighScore] = Field(default_factory=list)  # human runs
+    bot_entries: list[HighScore] = Field(default_factory=list)  # bot and headless runs
     applied_seq: int | None = None  # the newest run of runs.json these tables include (None: old file)
 
 
@@ -92,9 +93,14 @@ class SaveStore:
         except FileNotFoundError:
             return None
         except CorruptSaveError as exc:
+            moved = Path(exc.quarantined_to or "")
+            kept = salvage(moved, model) if exc.quarantined_to else None
             self.warnings.append(
-                f"{path.name} was unreadable or invalid; moved aside to {Path(exc.quarantined_to or '').name}"
+                f"{path.name} was unreadable or invalid ({exc.reason or exc}); moved aside to {moved.name}"
+                + ("; what could be read was kept" if kept is not None else "")
             )
+            log.warning("{}", self.warnings[-1])
+            return kept
         except OSError as exc:
             self.warnings.append(f"{path.name} could not be read ({exc}); starting clean")
         return None

@@ -16,6 +16,7 @@ local raise = kit.raise
 
 local MOD = info.name
 local MAX_TIMERS = info.max_timers
+local MAX_TIMERS_TOTAL = info.max_timers_total
 local MIN_INTERVAL = info.min_interval
 local FILES = info.files
 
@@ -151,6 +152,7 @@ end
 
 -- ------------------------------------------------------------------ timers: after, every, cancel
 local timers, timer_count, next_id, clock = {}, 0, 0, 0.0
+local py_timer_room, py_timers_now = py.timer_room, py.timers_now  -- the manager-wide timer budget
 
 local function add_timer(fname, seconds, f, interval)
   num(fname, "seconds", seconds)
@@ -160,9 +162,13 @@ local function add_timer(fname, seconds, f, interval)
     raise(s_format("%s: interval must be at least %g s", fname, MIN_INTERVAL))
   end
   if timer_count >= MAX_TIMERS then raise(s_format("%s: too many timers (max %d)", fname, MAX_TIMERS)) end
+  if not py_timer_room() then
+    raise(s_format("%s: too many timers in all mods and consoles together (max %d)", fname, MAX_TIMERS_TOTAL))
+  end
   next_id = next_id + 1
   timers[next_id] = {at = clock + seconds, fn = f, every = interval}
   timer_count = timer_count + 1
+  py_timers_now(timer_count)
   return next_id
 end
 
@@ -172,6 +178,7 @@ function env.cancel(id)
   if timers[id] then
     timers[id] = nil
     timer_count = timer_count - 1
+    py_timers_now(timer_count)
     return true
   end
   return false
@@ -204,6 +211,7 @@ local function run_timers(dt)
       else
         timers[id] = nil
         timer_count = timer_count - 1
+        py_timers_now(timer_count)
       end
       t.fn()
     end

@@ -43,6 +43,7 @@ from coreai.lua.registry import ModRegistry
 from coreai.lua.results import ExecResult, LogEntry, ModState, ModStatus, Notice
 from coreai.lua.settings import LuaSettings
 from coreai.lua.slot import HOOKS, ModSlot
+from coreai.lua.storage import clean_storage_folder
 from coreai.lua.supervisor import Supervisor
 from coreai.lua.versions import VersionInfo, VersionStore
 from coreai.paths import saves_root, shipped_dir, user_mods_dir
@@ -73,11 +74,12 @@ class ModManager:
         shipped_mods = shipped_dir("assets", "mods")
         self.roots = [Path(r) for r in roots] if roots is not None else [shipped_mods, self.user_root]
         self._clock = clock
+        clean_storage_folder()  # a write killed mid-way left a .tmp: gone at the next start
         self._state = StateCache(host)
         self.versions = VersionStore(max_versions=self.settings.max_versions)
         self.prefs = PrefsFile()
         self._sup = Supervisor(host, self.settings, self.versions, self.prefs, self._state, clock)
-        self._console = Console(host, self.settings, self._state, self._sup.on_report)
+        self._console = Console(host, self.settings, self._state, self._sup.on_report, self._sup.timers)
         self._reg = ModRegistry(self.roots, self.user_root, self.settings, self._sup, self.prefs)
         self._slots = self._reg.slots
         self._rr = 0

@@ -21,6 +21,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationErr
 
 from coreai.errors import ModError, ModManifestError
 from coreai.lua.settings import LuaSettings
+from coreai.validation import explain
 
 MANIFEST = "mod.toml"
 NAME_PATTERN = r"^[a-z][a-z0-9_]{1,39}$"
@@ -145,10 +146,7 @@ def parse_manifest(text: str, where: str) -> ModManifest:
     try:
         return ModManifest.model_validate(raw)
     except ValidationError as exc:
-        problems = "; ".join(
-            f"{'.'.join(str(p) for p in err['loc']) or 'mod.toml'}: {err['msg']}" for err in exc.errors()
-        )
-        raise ModManifestError(where, f"mod.toml is invalid: {problems}") from exc
+        raise ModManifestError(where, f"mod.toml is invalid: {explain(exc)}") from exc
 
 
 def read_manifest(folder: Path) -> ModManifest | None:

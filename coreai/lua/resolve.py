@@ -73,8 +73,7 @@ def resolve(manifests: Mapping[str, ModManifest], enabled: set[str], game_versio
         free = [n for n, deps in pending.items() if not deps]
         ready = sorted(free, key=lambda n: (manifests[n].load_order, n))
         if not ready:
-            for n in sorted(pending):
-                out.problems[n] = "is part of a dependency cycle: " + " -> ".join(sorted(pending))
+            out.problems.update(_cycle_problems(pending))
             break
         first = ready[0]
         out.order.append(first)
@@ -82,3 +81,52 @@ def resolve(manifests: Mapping[str, ModManifest], enabled: set[str], game_versio
         for deps in pending.values():
             deps.discard(first)
     return out
+
+
+def _cycle_through(start: str, deps: Mapping[str, set[str]]) -> list[str] | None:
+    """The shortest dependency path from ``start`` back to itself (``[start, ..., start]``), or None."""
+    parent: dict[str, str] = {}
+    frontier = [start]
+    while frontier:
+        step: list[str] = []
+        for node in frontier:
+            for dep in sorted(deps.get(node, ())):
+                if dep == start:
+                    chain = [node]
+                    while chain[-1] != start:
+                        chain.append(parent[chain[-1]])
+                    return [*reversed(chain), start]
+                if dep not in parent:
+                    parent[dep] = node
+                    step.append(dep)
+        frontier = step
+    return None
+
+
+def _cycle_problems(pending: Mapping[str, set[str]]) -> dict[str, str]:
+    """Why each mod left when the load order stalls: a mod in a cycle names its own cycle (unrelated cycles
+    are reported apart); a mod that only depends on one names the dependency and that dependency's cycle."""
+    problems: dict[str, str] = {}
+    cycles: dict[str, str] = {}
+    for name in sorted(pending):
+        path = _cycle_through(name, pending)
+        if path is not None:
+            cycles[name] = " -> ".join(path)
+            problems[name] = f"is part of a dependency cycle: {cycles[name]}"
+    changed = True
+    while changed:  # the rest depend on a cycle, directly or through mods that do
+        changed = False
+        for name in sorted(set(pending) - set(problems)):
+            deps = sorted(pending[name])
+            in_cycle = next((d for d in deps if d in cycles), None)
+            if in_cycle is not None:
+                problems[name] = (
+                    f"depends on '{in_cycle}', which is in a dependency cycle: {cycles[in_cycle]}"
+                )
+                changed = True
+                continue
+            blocked = next((d for d in deps if d in problems), None)
+            if blocked is not None:
+                problems[name] = f"needs mod '{blocked}', which cannot load ({problems[blocked]})"
+                changed = True
+    return problems

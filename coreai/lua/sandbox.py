@@ -26,6 +26,7 @@ from coreai.errors import LuaError, LuaMemoryExceeded
 from coreai.lua.convert import lua_to_py, to_plain
 from coreai.lua.results import Fault, FaultKind
 from coreai.lua.settings import MIB, CallBudget, LuaSettings
+from coreai.lua.timerpool import TimerPool
 from coreai.paths import shipped
 
 log = logger.bind(feature="lua", trace_id=None)
@@ -77,9 +78,12 @@ class LuaSandbox:
         *,
         files: Mapping[str, str] | None = None,
         info: Mapping[str, str] | None = None,
+        timers: TimerPool | None = None,
     ) -> None:
         self.name = name
         self.settings = settings
+        # the timer budget shared with the manager's other sandboxes (its own, alone, when none is given)
+        self._timers = timers if timers is not None else TimerPool(settings.max_timers_total)
         try:
             self._lua = lua54.LuaRuntime(
                 register_eval=False,
@@ -104,7 +108,16 @@ class LuaSandbox:
                     "max_text": settings.max_text,
                 }
             )
-            py = lua.table_from(dict(functions, now=time.perf_counter, cpu=time.thread_time))
+            pool, key = self._timers, id(self)
+            py = lua.table_from(
+                dict(
+                    functions,
+                    now=time.perf_counter,
+                    cpu=time.thread_time,
+                    timer_room=pool.room,
+                    timers_now=lambda n: pool.report(key, n),
+                )
+            )
             kit = lua.execute(_BOOT_SRC, cfg, py, name="=coreai-boot", mode="t")
             lua.execute(_GUARDS_SRC, kit, cfg, name="=coreai-guards", mode="t")
             meta = dict(info or {})
@@ -114,6 +127,7 @@ class LuaSandbox:
                     "version": str(meta.get("version", "")),
                     "author": str(meta.get("author", "")),
                     "max_timers": settings.max_timers,
+                    "max_timers_total": settings.max_timers_total,
                     "min_interval": settings.min_timer_interval_s,
                     "files": lua.table_from(dict(files or {})),
                 }
@@ -238,6 +252,7 @@ class LuaSandbox:
 
     def close(self) -> None:
         self.closed = True
+        self._timers.drop(id(self))
         self._kit = None
         self._r_hook = self._r_tick = self._r_exec = self._r_gc = self._r_has = None
 

@@ -13,11 +13,12 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from coreai.errors import ModError
+from coreai.errors import CoreAIError, ModError
 from coreai.lua.api_spec import META_FILE
-from coreai.lua.manifest import MANIFEST, NAME_PATTERN, read_manifest
+from coreai.lua.manifest import MANIFEST, NAME_PATTERN, read_bundle, read_manifest
 from coreai.lua.prefs import PrefsFile
 from coreai.lua.resolve import resolve
+from coreai.lua.settings import LuaSettings
 from coreai.paths import shipped, shipped_dir, user_mods_dir
 from coreai.version import __version__
 
@@ -119,9 +120,26 @@ class ModCheck:
     warnings: tuple[str, ...]
 
 
-def check_mods(roots: list[tuple[Path, str]] | None = None, prefs: PrefsFile | None = None) -> list[ModCheck]:
-    """Every installed mod as the game would resolve it at start (a later root wins on a name clash)."""
+def _lua_settings() -> LuaSettings:
+    """The player's ``[lua]`` limits (file sizes, file counts), as the game reads them at start."""
+    from coreai.settings import load_settings
+
+    try:
+        return load_settings().lua
+    except CoreAIError:  # the game starts with the defaults too (and says why)
+        return LuaSettings()
+
+
+def check_mods(
+    roots: list[tuple[Path, str]] | None = None,
+    prefs: PrefsFile | None = None,
+    settings: LuaSettings | None = None,
+) -> list[ModCheck]:
+    """Every installed mod as the game would resolve it at start (a later root wins on a name clash). Each
+    folder is read with ``read_bundle``, the loader's own check (names, sizes, manifest, entry file), so
+    ``arena mods check`` and the game never disagree about a mod."""
     roots = roots or [(shipped_dir("assets", "mods"), "shipped"), (user_mods_dir(), "user")]
+    settings = settings or _lua_settings()
     found: dict[str, tuple[Path, str]] = {}
     for root, origin in roots:
         if root.is_dir():
@@ -137,7 +155,9 @@ def check_mods(roots: list[tuple[Path, str]] | None = None, prefs: PrefsFile | N
     out = []
     for name, (folder, origin) in sorted(found.items()):
         m = manifests.get(name)
-        problem = plan.problems.get(name) if m else f"mod.toml is missing or invalid in {folder}"
+        problem = _read_problem(folder, settings) if name in enabled else None
+        if problem is None:
+            problem = plan.problems.get(name) if m else f"mod.toml is missing or invalid in {folder}"
         warnings = (m.unknown_keys_warning(),) if m and m.unknown_keys else ()
         out.append(
             ModCheck(
@@ -151,3 +171,12 @@ def check_mods(roots: list[tuple[Path, str]] | None = None, prefs: PrefsFile | N
             )
         )
     return out
+
+
+def _read_problem(folder: Path, settings: LuaSettings) -> str | None:
+    """Why the loader would refuse ``folder`` (``read_bundle``, as at start), or None."""
+    try:
+        read_bundle(folder, settings)
+    except CoreAIError as exc:
+        return str(exc)
+    return None

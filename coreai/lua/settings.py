@@ -64,7 +64,16 @@ class LuaSettings(BaseModel):
     log_capacity: int = Field(default=200, ge=10, le=100_000)
     log_lines_per_call: int = Field(default=100, ge=1, le=10_000)
     reports_per_call: int = Field(default=10, ge=1, le=1000)
-    max_timers: int = Field(default=64, ge=1, le=10_000)
+    max_timers: int = Field(default=64, ge=1, le=10_000, description="timers one sandbox may hold")
+    max_timers_total: int = Field(
+        default=512, ge=1, le=100_000, description="timers every mod and console sandbox may hold together"
+    )
+    max_consoles: int = Field(
+        default=16, ge=1, le=1000, description="scratch sandboxes alive at once (the LRU one closes)"
+    )
+    consoles_memory_mb: int = Field(
+        default=128, ge=1, le=4096, description="memory every scratch sandbox may hold together"
+    )
     min_timer_interval_s: float = Field(default=0.05, gt=0)
     max_world_ops_per_call: int = Field(default=64, ge=1, le=10_000)
     max_spawn_per_call: int = Field(default=20, ge=1, le=1000)

@@ -22,6 +22,7 @@ from coreai.lua.results import Fault, ModState, ModStatus
 from coreai.lua.sandbox import LuaSandbox
 from coreai.lua.settings import CallBudget, LuaSettings
 from coreai.lua.storage import ModStorage
+from coreai.lua.timerpool import TimerPool
 
 
 @dataclass
@@ -133,6 +134,8 @@ class ModSlot:
         settings: LuaSettings,
         state: StateCache,
         on_report: Callable[[str, str], None],
+        *,
+        timers: TimerPool | None = None,
     ) -> Fault | None:
         """Boot a sandbox for ``bundle``, run its entry file and ``on_load``; on a fault nothing runs."""
         bridge = ModBridge(
@@ -146,6 +149,7 @@ class ModSlot:
                 settings,
                 files=bundle.files,
                 info={"version": m.version, "author": m.author},
+                timers=timers,
             )
         except CoreAIError as exc:
             return Fault("memory" if "memory" in str(exc) else "internal", str(exc))

@@ -3,6 +3,8 @@
 Writes are batched: ``set`` marks the store dirty and the manager flushes it (atomically) about once a
 second and on unload. A file that does not parse, or parses to anything but a JSON object, is moved aside
 (``*.corrupt-<time>``, never overwritten) and the mod starts with empty storage; ``warning`` says so once.
+``clean_storage_folder`` removes the ``.tmp`` files killed writes left there (the manager calls it at start,
+as the saves root and ``mod_versions/`` are cleaned).
 """
 
 from __future__ import annotations
@@ -15,10 +17,18 @@ from loguru import logger
 from pydantic import RootModel
 
 from coreai.errors import CorruptSaveError, ModError
-from coreai.paths import saves_path
-from coreai.persist import atomic_write_json, read_model
+from coreai.paths import saves_path, saves_root
+from coreai.persist import atomic_write_json, clean_stale_tmp, read_model
 
 log = logger.bind(feature="lua", trace_id=None)
+
+
+STORAGE_DIR = "mod_storage"
+
+
+def clean_storage_folder(root: Path | None = None) -> int:
+    """Delete the stale ``.<mod>.json.<random>.tmp`` files in ``saves/mod_storage``; returns how many."""
+    return clean_stale_tmp((root or saves_root()) / STORAGE_DIR)
 
 
 class StorageFile(RootModel[dict[str, Any]]):
@@ -39,7 +49,7 @@ class ModStorage:
     def path(self) -> Path:
         """saves/mod_storage/<mod>.json, resolved on first use (so ARENA_SAVES_DIR is honoured)."""
         if self._path is None:
-            self._path = saves_path("mod_storage", f"{self.mod}.json")
+            self._path = saves_path(STORAGE_DIR, f"{self.mod}.json")
         return self._path
 
     def _load(self) -> dict[str, Any]:

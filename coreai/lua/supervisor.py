@@ -30,6 +30,7 @@ from coreai.lua.prefs import PrefsFile
 from coreai.lua.results import Fault, ModState, Notice, NoticeLevel
 from coreai.lua.settings import LuaSettings
 from coreai.lua.slot import ModSlot
+from coreai.lua.timerpool import TimerPool
 from coreai.lua.versions import VersionStatus, VersionStore
 
 log = logger.bind(feature="lua", trace_id=None)
@@ -52,6 +53,7 @@ class Supervisor:
         self.state = state
         self.clock = clock
         self.game_clock = clock  # fault/revert/promote windows: the game's clock once the host sets it
+        self.timers = TimerPool(settings.max_timers_total)  # shared by every sandbox (the console's too)
         self.notices: deque[Notice] = deque(maxlen=64)
 
     # ------------------------------------------------------------------ notices
@@ -76,7 +78,7 @@ class Supervisor:
         except CoreAIError as exc:  # the mod still runs; only its history is incomplete
             log.warning("could not record a version of {}: {}", slot.name, exc)
         slot.manifest = bundle.manifest
-        fault = slot.start(bundle, self.host, self.settings, self.state, self.on_report)
+        fault = slot.start(bundle, self.host, self.settings, self.state, self.on_report, timers=self.timers)
         if fault is None:
             slot.version, slot.bundle = number, bundle
             slot.state = ModState.LOADED

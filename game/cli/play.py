@@ -3,6 +3,7 @@ replay a director trajectory."""
 
 from __future__ import annotations
 
+import math
 import sys
 import time
 
@@ -18,7 +19,7 @@ DETERMINISTIC = ("static", "rules")  # director modes that need no model: they r
 def run_headless_cli(options: LaunchOptions, seed: int) -> RunSummary:
     """Headless: the deterministic director modes run directly, as fast as the CPU allows; an LLM mode or MCP
     needs the AI session and runs in real time."""
-    seconds = options.seconds or 60.0
+    seconds = 60.0 if options.seconds is None else options.seconds or math.inf  # --seconds 0: no end
     bot = options.bot or "average"
     llm_director = options.director not in DETERMINISTIC
     if not llm_director and not options.mcp:
@@ -29,7 +30,8 @@ def run_headless_cli(options: LaunchOptions, seed: int) -> RunSummary:
         )
         return summary
     from game.ai.session import AiSession
-    from game.headless import run_headless
+    from game.headless import run_headless, summarize
+    from game.hook_guard import HookGuard
     from game.sim.config import DT
 
     session = AiSession(options, configure_logs=False)  # run() already set headless logging
@@ -45,15 +47,20 @@ def run_headless_cli(options: LaunchOptions, seed: int) -> RunSummary:
         real_time = llm_director or options.mcp
         started = time.perf_counter()
 
+        guard = HookGuard()  # as in the window: a faulty hook is logged, the run goes on
+
         def tick(w: object) -> None:
-            session.on_tick(world, world.events)
-            session.on_frame(world, DT)
+            guard.call(session.on_tick, world, world.events)
+            guard.call(session.on_frame, world, DT)
             if real_time:
                 ahead = world.time - (time.perf_counter() - started)
                 if ahead > 0:
                     time.sleep(ahead)
 
-        summary = run_headless(seed, seconds, bot, world=world, on_tick=tick)
+        try:
+            summary = run_headless(seed, seconds, bot, world=world, on_tick=tick)
+        except KeyboardInterrupt:  # Ctrl+C ends a session (an endless one's only end) as its time would
+            summary = summarize(world, time.perf_counter() - started, bot)
         session.run_over(summary)
         return summary
     finally:

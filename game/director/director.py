@@ -34,7 +34,7 @@ from game.director.saturation import Saturation, log_changes, saturation
 from game.director.source import DirectorSituation, PlanReply, PlanRequest, PlanSource
 from game.director.spawner import CreditSpawner, clear_cap_for
 from game.director.telemetry import NEVER, Telemetry
-from game.director.trajectory import DecisionStatus, TrajectorySink
+from game.director.trajectory import MAX_TICK, DecisionStatus, TrajectorySink
 from game.director.validate import ValidatedPlan
 from game.director.watch import PlayerWatch
 from game.sim.config import DT, TICK_HZ
@@ -138,7 +138,8 @@ class Director:
         self._urgent = True
         if world is not None:
             world.set_param("pickup_rate_mult", 1.0 if name == STATIC else self.knobs.pickup_rate)
-            if self.trajectory is not None:
+            if self._recording(world):
+                assert self.trajectory is not None
                 self.trajectory.mode(world.tick, name)
 
     def cycle_mode(self, world: World | None = None) -> str:
@@ -360,10 +361,22 @@ class Director:
         error: str = "",
         guarded: dict[str, str] | None = None,
     ) -> None:
-        if self.trajectory is not None:
+        if self._recording(world):
+            assert self.trajectory is not None
             tick = world.tick
             rec = decision_record(req, reply, status, applied_tick=tick, vp=vp, error=error, guarded=guarded)
             self.trajectory.decision(rec)
+
+    def _recording(self, world: World) -> bool:
+        """Whether the trajectory still records: past ``MAX_TICK`` (a session longer than a replay may run,
+        in a window or over MCP) it stops, and the run goes on unrecorded."""
+        if self.trajectory is None:
+            return False
+        if world.tick > MAX_TICK:
+            logger.bind(feature="director").info("trajectory stops at tick {}: replay limit", world.tick)
+            self.trajectory = None
+            return False
+        return True
 
     # ------------------------------------------------------------------ what the UI reads
     def announce(self, line: str) -> None:

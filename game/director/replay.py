@@ -13,6 +13,7 @@ events registered (pass ``events=``).
 
 from __future__ import annotations
 
+import json
 from concurrent.futures import Future
 from pathlib import Path
 from typing import Any
@@ -138,8 +139,9 @@ def _replay(path: Path, *, strict: bool, events: EventRegistry | None) -> RunSum
             director.set_mode(switches[w.tick], w)
 
     summary = run_headless(h.seed, h.seconds, h.bot, world=world, respawn=h.respawn, on_tick=tick)
-    problems = [d for s in sources for d in s.divergences]
-    problems += _compare(traj, sink)
+    # the recorded decisions first: a changed decision is the cause, later requests that differ its effect
+    problems = _compare(traj, sink)
+    problems += [d for s in sources for d in s.divergences]
     if traj.summary is not None and comparable(traj.summary) != comparable(summary):
         problems.append(
             f"summary differs: recorded {comparable(traj.summary)}, replayed {comparable(summary)}"
@@ -154,8 +156,6 @@ def _replay(path: Path, *, strict: bool, events: EventRegistry | None) -> RunSum
 
 def _compare(traj: Trajectory, sink: MemoryTrajectory) -> list[str]:
     out = []
-    if len(sink.decisions) != len(traj.decisions):
-        out.append(f"{len(sink.decisions)} decisions replayed, {len(traj.decisions)} recorded")
     for rec, got in zip(traj.decisions, sink.decisions, strict=False):
         if (rec.seq, rec.status, rec.applied_tick, rec.commands) != (
             got.seq,
@@ -163,9 +163,43 @@ def _compare(traj: Trajectory, sink: MemoryTrajectory) -> list[str]:
             got.applied_tick,
             got.commands,
         ):
-            out.append(
-                f"decision {rec.seq}: recorded {rec.status}@{rec.applied_tick}, "
-                f"replayed {got.status}@{got.applied_tick}"
-            )
+            out.append(f"decision {rec.seq}: " + "; ".join(decision_differences(rec, got)))
             break
+    if len(sink.decisions) != len(traj.decisions):
+        out.append(f"{len(sink.decisions)} decisions replayed, {len(traj.decisions)} recorded")
+    return out
+
+
+def _shown(value: Any) -> str:
+    text = json.dumps(value, sort_keys=True, default=str)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def _dict_differences(what: str, a: dict[str, Any], b: dict[str, Any]) -> list[str]:
+    return [
+        f"{what}{key} recorded {_shown(a.get(key))}, replayed {_shown(b.get(key))}"
+        for key in sorted(set(a) | set(b))
+        if a.get(key) != b.get(key)
+    ]
+
+
+def decision_differences(rec: DecisionRecord, got: DecisionRecord) -> list[str]:
+    """What differs between a recorded decision and its replay, field by field (empty: they agree): the
+    status and tick, then the plan's fields, then (when the plans agree) the commands."""
+    out = []
+    if rec.seq != got.seq:
+        out.append(f"sequence recorded {rec.seq}, replayed {got.seq}")
+    if rec.status != got.status:
+        out.append(f"status recorded {rec.status}, replayed {got.status}")
+    if rec.applied_tick != got.applied_tick:
+        out.append(f"applied at tick {rec.applied_tick} when recorded, {got.applied_tick} in the replay")
+    plans = _dict_differences("plan field ", rec.plan or {}, got.plan or {})
+    out += plans
+    if rec.commands != got.commands and not plans:
+        for i, (a, b) in enumerate(zip(rec.commands, got.commands, strict=False)):
+            if a != b:
+                out += _dict_differences(f"command {i + 1} ({a.get('op', '?')}) ", a, b)
+                break
+        else:
+            out.append(f"{len(rec.commands)} commands recorded, {len(got.commands)} replayed")
     return out

@@ -12,12 +12,11 @@ from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
-from game.bot import SkillName
 from game.director.director import STATIC, Director
 from game.director.memory import DirectorMemory
 from game.director.metrics import DirectedMetrics, FlowMeter
 from game.director.source import PlanSource
-from game.director.trajectory import TrajectoryHeader, TrajectoryWriter, new_run_path
+from game.director.trajectory import MAX_REPLAY_SECONDS, TrajectoryHeader, TrajectoryWriter, new_run_path
 from game.headless import RunSummary, run_headless
 from game.sim.config import TICK_HZ
 from game.sim.world import World
@@ -41,19 +40,22 @@ def attach_trajectory(
     director: Director,
     *,
     seed: int,
-    bot: SkillName | None,
+    bot: str | None,
     seconds: float,
     respawn: bool,
     path: Path | None = None,
 ) -> TrajectoryWriter:
     """Start recording ``director``'s decisions (call before the first tick; ``bot=None`` for a human)."""
     path = path if path is not None else new_run_path(seed, director.mode)
+    # a session longer than a replay may re-simulate (a window, MCP), or with no end, is recorded as
+    # open-ended (0): it is never refused for its length, it only cannot replay
+    replayable = 0 < seconds <= MAX_REPLAY_SECONDS
     header = TrajectoryHeader(
         run_id=path.stem,
         seed=seed,
         bot=bot,
         mode=director.mode,
-        seconds=seconds,
+        seconds=seconds if replayable else 0.0,
         respawn=respawn,
         memory=director.memory.notes(),
         events=list(director.events.names()),
@@ -66,7 +68,7 @@ def attach_trajectory(
 def run_directed(
     seed: int,
     seconds: float,
-    bot: SkillName,
+    bot: str,
     mode: str = "rules",
     *,
     respawn: bool = True,

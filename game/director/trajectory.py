@@ -26,7 +26,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from coreai.errors import CorruptSaveError, PersistenceError
 from coreai.paths import saves_path
 from coreai.persist import loads_json
-from game.bot import SkillName
+from coreai.validation import reason
 from game.director.telemetry import GameSessionSnapshot
 from game.headless import RunSummary
 
@@ -44,7 +44,7 @@ class TrajectoryHeader(BaseModel):
     version: Literal[1] = 1  # VERSION; another version is refused
     run_id: str = Field(max_length=200)
     seed: int = Field(ge=0, le=2**63 - 1)
-    bot: SkillName | None  # None: a human played (such a run cannot replay)
+    bot: str | None = Field(max_length=200)  # a player model (game.zoo); None: a human played (no replay)
     mode: str = Field(min_length=1, max_length=64)
     seconds: float = Field(ge=0, le=MAX_REPLAY_SECONDS, allow_inf_nan=False)  # 0: open-ended play
     respawn: bool = True
@@ -185,6 +185,7 @@ def read_trajectory(path: Path) -> Trajectory:
     for i, line in enumerate(lines, start=1):
         if not line.strip():
             continue
+        data: Any = None
         try:
             data = loads_json(line)
             kind = _RECORDS[data["type"]] if isinstance(data, dict) and data.get("type") in _RECORDS else None
@@ -197,7 +198,10 @@ def read_trajectory(path: Path) -> Trajectory:
             if i == len(lines) and records:
                 _log.warning("{}: skipping torn last line {}", path, i)
                 break
-            raise CorruptSaveError(str(path), f"line {i} is not a valid trajectory record: {exc}") from None
+            what = f" ({data['type']})" if isinstance(data, dict) and data.get("type") in _RECORDS else ""
+            raise CorruptSaveError(
+                str(path), f"line {i} is not a valid trajectory record{what}: {reason(exc)}"
+            ) from None
     if not records or not isinstance(records[0], TrajectoryHeader):
         raise CorruptSaveError(str(path), "the first line is not a trajectory header")
     traj = Trajectory(header=records[0])

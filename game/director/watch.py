@@ -262,7 +262,8 @@ class PlayerWatch:
 
     def set_damage(self, world: World, factor: float) -> None:
         """Scale enemy damage to ``factor`` x what it was before the watch touched it (left alone if
-        something else, a mod or the console, changed the param since)."""
+        something else, a mod or the console, changed the param since). The product is clamped to the
+        param's range: a mod's 0.9 under the planted factor 0.25 is 0.225, below the floor 0.25."""
         st = self.state
         if factor == st.damage_factor:
             return
@@ -272,7 +273,9 @@ class PlayerWatch:
         elif current != self._damage_set:
             return
         st.damage_factor = factor
-        self._damage_set = world.set_param("enemy_damage_mult", self._damage_base * factor)
+        # the mod's (or console's) base times the watch's factor: each is in range, their product may not be
+        composed = world.params.clamp("enemy_damage_mult", self._damage_base * factor)
+        self._damage_set = world.set_param("enemy_damage_mult", composed)
 
     def _nudge_size(self, world: World, spawner: CreditSpawner) -> int:
         """The next nudge's size: ``FIRST_NUDGE_GROUP`` for the run's first, then ``nudge_size``."""

@@ -2,14 +2,17 @@
 
     python -m game.eval decisions [--backend rules] [--scenarios FILE] [--min-accuracy 0.95]
     python -m game.eval ab [--mode rules] [--seeds 5] [--first-seed 0] [--seconds 180]
-                           [--skills novice,weak,average,strong] [--workers 2]  # also: still
+                           [--skills ladder] [--workers 2] [--json FILE]
+                                     # --skills: model names or groups (ladder, zoo, all) or
+                                     # package.module:Factory, separated by commas or spaces
     python -m game.eval first-wave [--seeds 10] [--first-seed 0] [--skill novice] [--mode rules]
-                                     # seeds the bot survives wave 1 on, director and static (--skill
+                                     # seeds the model survives wave 1 on, director and static (--skill
                                      # still: a player who never moves)
     python -m game.eval talk [--backends stub,local] [--legacy] [--roles Merchant,Chat] [--split held-out]
                              [--limit N] [--out FILE.jsonl]
                                      # grounded talk: right facts, degenerate replies, guard replacements,
                                      # latency (Merchant, Chat, Analyzer; tuned and held-out questions)
+    python -m game.eval players      # every player model, one line each
     python -m game.eval all [--llm-backends rules,stub,local]
                                      # decisions on the shipped scenarios (each backend raw and guarded),
                                      # then the bot A/B
@@ -28,12 +31,12 @@ from pathlib import Path
 from coreai.errors import CoreAIError
 from coreai.logging import configure_logging
 from coreai.settings import LogSettings
-from game.bot import SKILL_NAMES
-from game.eval.ab import MAX_SECONDS, SKILLS, format_ab, run_ab
+from game.eval.ab import MAX_SECONDS, SKILLS, format_ab, run_ab, write_json
 from game.eval.decisions import backend_names, evaluate, format_report, format_summary, make_backend
 from game.eval.first_wave import first_wave, format_first_wave
 from game.eval.progress import ProgressBar
 from game.eval.scenarios import SHIPPED_SCENARIOS, load_scenarios
+from game.zoo import GROUPS, MODELS, UnknownPlayer, expand, resolve
 
 
 def _register_chat_backends() -> None:
@@ -58,7 +61,7 @@ def _parser() -> argparse.ArgumentParser:
     f = sub.add_parser("first-wave", help="seeds a bot survives wave 1 on, director vs static")
     f.add_argument("--seeds", type=int, default=10, help="how many seeds")
     f.add_argument("--first-seed", type=int, default=0, help="seeds run from this one up")
-    f.add_argument("--skill", default="novice", choices=SKILL_NAMES)
+    f.add_argument("--skill", default="novice", help="a player model (python -m game.eval players)")
     f.add_argument("--mode", default="rules", help="the director mode to compare with static")
     t = sub.add_parser("talk", help="grounded talk: Merchant, Chat and Analyzer answers on a question set")
     t.add_argument("--backends", default="stub,local", help="comma-separated backends to ask")
@@ -67,6 +70,7 @@ def _parser() -> argparse.ArgumentParser:
     t.add_argument("--split", default="all", choices=("all", "tuned", "held-out"))
     t.add_argument("--limit", type=int, default=0, help="at most N questions per role")
     t.add_argument("--out", type=Path, default=None, help="write every answer to this JSONL file")
+    sub.add_parser("players", help="list the player models, one line each")
     for name in ("ab", "all"):
         a = sub.add_parser(name, help="bot A/B, static vs director" if name == "ab" else "decisions + A/B")
         a.add_argument("--mode", default="rules", help="the director mode to compare with static")
@@ -79,8 +83,10 @@ def _parser() -> argparse.ArgumentParser:
             "--skills",
             nargs="+",
             default=list(SKILLS),
-            help=f"separated by commas or spaces: {', '.join(SKILL_NAMES)} (default: all but still)",
+            help="player models or groups (ladder, zoo, all) or package.module:Factory, separated by "
+            "commas or spaces (default: ladder)",
         )
+        a.add_argument("--json", type=Path, default=None, help="also write every run's figures to this file")
         a.add_argument(
             "--report-at",
             default="",
@@ -132,10 +138,10 @@ def _backend_table(names: str) -> None:
 
 
 def _ab(args: argparse.Namespace) -> int:
-    skills = tuple(s.strip() for part in args.skills for s in part.split(",") if s.strip())
-    unknown = [s for s in skills if s not in SKILL_NAMES]
-    if unknown:
-        sys.stderr.write(f"unknown skills {unknown}; known: {', '.join(SKILL_NAMES)}\n")
+    try:
+        skills = expand(args.skills)
+    except UnknownPlayer as exc:
+        sys.stderr.write(f"{exc}\n")
         return 2
     if not 1.0 <= args.seconds <= MAX_SECONDS:
         sys.stderr.write(f"--seconds must be in [1, {MAX_SECONDS:g}], got {args.seconds:g}\n")
@@ -160,7 +166,19 @@ def _ab(args: argparse.Namespace) -> int:
         report_at=report_at,
     )
     sys.stdout.write(format_ab(results, args.mode, args.seconds) + "\n")
+    if args.json is not None:
+        write_json(results, args.json)
     return 0
+
+
+def _players() -> str:
+    lines = ["Player models (python -m game.eval ab --skills NAME|ladder|zoo|all):"]
+    for group in ("ladder", "zoo"):
+        lines.append(f"{group}:")
+        lines += [f"  {n:<9} {MODELS[n].summary}" for n in GROUPS[group]]
+    lines.append("other:")
+    lines.append(f"  {'still':<9} {MODELS['still'].summary}")
+    return "\n".join(lines)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -170,7 +188,15 @@ def main(argv: list[str] | None = None) -> int:
             return _decisions(args.backend, args.scenarios, args.timeout, args.min_accuracy)
         if args.command == "ab":
             return _ab(args)
+        if args.command == "players":
+            sys.stdout.write(_players() + "\n")
+            return 0
         if args.command == "first-wave":
+            try:
+                resolve(args.skill)
+            except UnknownPlayer as exc:
+                sys.stderr.write(f"{exc}\n")
+                return 2
             seeds = range(args.first_seed, args.first_seed + max(1, args.seeds))
             runs = [first_wave(seeds, args.skill, mode) for mode in ("static", args.mode)]
             sys.stdout.write(format_first_wave(runs) + "\n")

@@ -1,29 +1,58 @@
-"""Bot A/B: the same bots and seeds under static difficulty and under the director.
+"""Bot A/B: the same player models and seeds under static difficulty and under the director.
 
-For each skill (novice, weak, average, strong by default; ``still`` on request) and seed, one run of
-``seconds`` game time in respawn mode (deaths are counted and play goes on, so every run lasts the full time)
-with the director off (``static``) and one with it on (``rules`` or a registered source). Both are measured
-by the same ``FlowMeter``: share of ticks with intensity in the flow band, deaths, bored time, flow and bored
-per minute, and how many ``PEAK_WINDOW_S`` windows saw a Sustain Peak. Runs are headless and spread over
-worker processes.
+For each player model (``game.zoo``: the four skill presets by default, ``--skills zoo`` or ``all`` for the
+rest) and seed, one run of ``seconds`` game time in respawn mode (deaths are counted and play goes on, so
+every run lasts the full time) with the director off (``static``) and one with it on (``rules`` or a
+registered source). Runs are headless and spread over worker processes.
+
+Two kinds of figures come back for each run:
+
+- **what the player sees** (``game.eval.experience``, read from the world alone): empty screen, longest empty
+  stretch, engaged and danger shares, damage, kills and deaths per minute. These are the targets
+  (``target_misses``; the Director 2 issue states them).
+- **the director's own signals** (``FlowMeter``): flow and bored shares of its intensity, Sustain Peak
+  windows, mean pressure. The director steers these, so they are diagnostics, never targets.
 """
 
 from __future__ import annotations
 
+import json
+import math
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
 
-from game.bot import LADDER, SKILL_NAMES, SkillName
-from game.director.director import STATIC
+from game.bot import LADDER
+from game.director.director import STATIC, Director
 from game.director.metrics import BORED_HP, BORED_INTENSITY, FLOW_BAND, PEAK_WINDOW_S, DirectedMetrics
 from game.director.runner import run_directed
+from game.eval.experience import DANGER_HP, EMPTY_AFTER_S, REACH_PX, Experience, ExperienceMeter
 from game.eval.progress import ProgressBar
+from game.sim.config import TICK_HZ
+from game.sim.world import World
+from game.zoo import GROUPS
 
-SKILLS: tuple[SkillName, ...] = LADDER  # the default; ``--skills`` also takes ``still`` (SKILL_NAMES)
+SKILLS: tuple[str, ...] = LADDER  # the default; ``--skills`` takes any model of game.zoo, and groups
 MAX_SECONDS = 1200.0
-# The issue's targets, checked on every report (director vs static, per skill).
-TARGET_FLOW_RATIO = 1.5
+
+
+@dataclass(frozen=True)
+class Targets:
+    """What the director must do for what the player sees, each against static on the same seeds."""
+
+    empty_share: float = 0.03  # at most this share of play with no enemy in view (after the opening)
+    longest_empty_s: float = 5.0  # no empty stretch longer than this
+    engaged_drop: float = 0.05  # engaged share at least static's minus this
+    kills_share: float = 0.7  # kills per minute at least this share of static's
+    challenge_share: float = (
+        0.9  # a model that rarely dies under static takes at least this share of its damage
+    )
+    rare_deaths_per_5min: float = 1.0  # "rarely dies": fewer deaths than this per 5 minutes under static
+    weak_deaths_per_5min: float = 1.0  # the weaker half of the models: at most this many deaths per 5 minutes
+
+
+TARGETS = Targets()
 
 
 @dataclass(frozen=True)
@@ -31,63 +60,81 @@ class RunResult:
     skill: str
     seed: int
     mode: str
-    flow: float
-    bored: float
-    over: float
-    deaths: int
-    mean_pressure: float
-    kills: int
+    seconds: float  # game time this result covers
+    exp: Experience
+    flow: float = 0.0
+    bored: float = 0.0
+    mean_pressure: float = 1.0
     minute_flow: tuple[float, ...] = ()
     minute_bored: tuple[float, ...] = ()
-    peaks: int = 0
     peak_windows: int = 0
     peak_windows_hit: int = 0
-    seconds: float = 0.0  # game time this result covers
+    extra: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def deaths(self) -> int:
+        return self.exp.deaths
+
+    @property
+    def kills_per_min(self) -> float:
+        return self.exp.kills_per_min
 
 
-Job = tuple[SkillName, int, str, float, tuple[float, ...]]
+Job = tuple[str, int, str, float, tuple[float, ...]]
 
 
-def _result(skill: str, seed: int, mode: str, seconds: float, m: DirectedMetrics, kills: int) -> RunResult:
+def _result(skill: str, seed: int, mode: str, t: float, m: DirectedMetrics, exp: Experience) -> RunResult:
     return RunResult(
         skill,
         seed,
         mode,
+        t,
+        exp,
         m.flow_share,
         m.bored_share,
-        m.over_share,
-        m.deaths,
         m.mean_pressure,
-        kills,
         m.minute_flow,
         m.minute_bored,
-        m.peaks,
         m.peak_windows,
         m.peak_windows_hit,
-        seconds,
     )
 
 
 def run_one(job: Job) -> list[RunResult]:
     """One run: its result at ``seconds`` and at each shorter ``report_at`` time of the same run."""
     skill, seed, mode, seconds, report_at = job
-    summary, m = run_directed(seed, seconds, skill, mode, respawn=True, checkpoints=report_at)
-    early = sorted(t for t in report_at if 0 < t < seconds)
-    out = [_result(skill, seed, mode, t, cm, 0) for t, cm in zip(early, m.checkpoints, strict=True)]
-    return [*out, _result(skill, seed, mode, seconds, m, summary.kills)]
+    meter = ExperienceMeter()
+    marks = {round(t * TICK_HZ): t for t in report_at if 0 < t < seconds}
+    early: list[Experience] = []
+
+    seen: list[World] = []
+
+    def watch(_: Director, w: World) -> None:
+        if not seen:
+            seen.append(w)
+        meter.add(w)
+        if w.tick in marks:
+            early.append(meter.result(w))
+
+    _, m = run_directed(seed, seconds, skill, mode, respawn=True, checkpoints=report_at, on_tick=watch)
+    times = sorted(marks.values())
+    out = [
+        _result(skill, seed, mode, t, cm, ex) for t, cm, ex in zip(times, m.checkpoints, early, strict=True)
+    ]
+    return [*out, _result(skill, seed, mode, seconds, m, meter.result(seen[0]))]
 
 
 def run_ab(
     *,
     seeds: Sequence[int] = range(5),
     seconds: float = 180.0,
-    skills: Sequence[SkillName] = SKILLS,
+    skills: Sequence[str] = SKILLS,
     mode: str = "rules",
     workers: int = 2,
     progress: bool = True,
     report_at: Sequence[float] = (),
 ) -> list[RunResult]:
-    """Every (skill, seed) under static and ``mode``; results at ``seconds`` and each ``report_at`` time."""
+    """Every (model, seed) under static and ``mode``; results at ``seconds`` and each ``report_at`` time."""
     marks = tuple(sorted(float(t) for t in report_at))
     jobs: list[Job] = [(sk, sd, md, seconds, marks) for sk in skills for sd in seeds for md in (STATIC, mode)]
     bar = ProgressBar(len(jobs), "bot A/B") if progress else None
@@ -107,116 +154,198 @@ def run_ab(
                     bar.update(i, f"{rs[-1].skill} seed {rs[-1].seed} {rs[-1].mode}")
     if bar:
         bar.close()
-    order: dict[str, int] = {name: i for i, name in enumerate(SKILL_NAMES)}
-    return sorted(results, key=lambda r: (r.seconds, order.get(r.skill, 9), r.seed, r.mode))
+    order = {name: i for i, name in enumerate(dict.fromkeys([*skills, *GROUPS["all"]]))}
+    return sorted(results, key=lambda r: (r.seconds, order.get(r.skill, 99), r.seed, r.mode))
 
 
+# ---------------------------------------------------------------------------------------------- summary
+def _mean(vals: Sequence[float]) -> float:
+    return sum(vals) / len(vals) if vals else 0.0
+
+
+def summarize(results: Sequence[RunResult], mode: str) -> dict[str, dict[str, float]]:
+    """Per model, for static and the director: the player's figures (means over seeds; deaths summed, and
+    per 5 minutes) and the director's own signals."""
+    out: dict[str, dict[str, float]] = {}
+    for skill in dict.fromkeys(r.skill for r in results):
+        row: dict[str, float] = {}
+        for label, md in (("static", STATIC), ("director", mode)):
+            rs = [r for r in results if r.skill == skill and r.mode == md]
+            minutes = sum(r.exp.seconds for r in rs) / 60.0
+            row[f"empty_{label}"] = _mean([r.exp.empty_share for r in rs])
+            row[f"longest_empty_{label}"] = max((r.exp.longest_empty_s for r in rs), default=0.0)
+            row[f"engaged_{label}"] = _mean([r.exp.engaged_share for r in rs])
+            row[f"danger_{label}"] = _mean([r.exp.danger_share for r in rs])
+            row[f"damage_{label}"] = _mean([r.exp.damage_per_min for r in rs])
+            row[f"kills_{label}"] = _mean([r.exp.kills_per_min for r in rs])
+            row[f"deaths_{label}"] = float(sum(r.deaths for r in rs))
+            row[f"deaths5_{label}"] = row[f"deaths_{label}"] / (minutes / 5.0) if minutes else 0.0
+            row[f"flow_{label}"] = _mean([r.flow for r in rs])
+            row[f"bored_{label}"] = _mean([r.bored for r in rs])
+            row[f"pressure_{label}"] = _mean([r.mean_pressure for r in rs])
+            row[f"windows_{label}"] = float(sum(r.peak_windows for r in rs))
+            row[f"windows_hit_{label}"] = float(sum(r.peak_windows_hit for r in rs))
+            row["runs"] = float(len(rs))
+        out[skill] = row
+    _mark_weaker_half(out)
+    return out
+
+
+def _mark_weaker_half(table: dict[str, dict[str, float]]) -> None:
+    """The weaker half of the models in this report: the ones that die most under static."""
+    ranked = sorted(table, key=lambda s: -table[s]["deaths5_static"])
+    weaker = set(ranked[: math.ceil(len(ranked) / 2)])
+    for skill, row in table.items():
+        row["weaker_half"] = 1.0 if skill in weaker and row["deaths_static"] > 0 else 0.0
+
+
+def target_misses(row: dict[str, float], t: Targets = TARGETS) -> list[str]:
+    """Which of the player-facing targets this model's row misses (empty: all met)."""
+    misses = []
+    if row["empty_director"] > t.empty_share:
+        misses.append(f"empty > {t.empty_share:.0%}")
+    if row["longest_empty_director"] > t.longest_empty_s:
+        misses.append(f"an empty stretch > {t.longest_empty_s:g} s")
+    if row["deaths_director"] > row["deaths_static"]:
+        misses.append("deaths > static")
+    if row["weaker_half"] and row["deaths5_director"] > t.weak_deaths_per_5min:
+        misses.append(f"> {t.weak_deaths_per_5min:g} death per 5 min")
+    if row["engaged_director"] < row["engaged_static"] - t.engaged_drop:
+        misses.append(f"engaged < static - {t.engaged_drop * 100:g} pts")
+    if row["danger_director"] > row["danger_static"]:
+        misses.append("danger > static")
+    if row["kills_director"] < t.kills_share * row["kills_static"]:
+        misses.append(f"kills/min < {t.kills_share:.0%} of static")
+    if (
+        row["deaths5_static"] < t.rare_deaths_per_5min
+        and row["damage_director"] < t.challenge_share * row["damage_static"]
+    ):
+        misses.append(f"damage/min < {t.challenge_share:.0%} of static (coddled)")
+    return misses
+
+
+# ---------------------------------------------------------------------------------------------- report
 def _ratio(director: float, static: float) -> str:
     if static == 0:
         return "  n/a" if director == 0 else "  inf"
     return f"{director / static:5.2f}x"
 
 
-def _per_minute(rs: Sequence[RunResult], attr: str) -> list[float]:
-    """Mean share per minute over the runs (a minute counts the runs that reached it)."""
-    longest = max((len(getattr(r, attr)) for r in rs), default=0)
-    out = []
-    for i in range(longest):
-        vals = [getattr(r, attr)[i] for r in rs if len(getattr(r, attr)) > i]
-        out.append(sum(vals) / len(vals))
-    return out
-
-
-def summarize(results: Sequence[RunResult], mode: str) -> dict[str, dict[str, float]]:
-    """Per skill: mean flow and bored shares, total deaths and peak windows, for static and director."""
-    out: dict[str, dict[str, float]] = {}
-    for skill in dict.fromkeys(r.skill for r in results):
-        row: dict[str, float] = {}
-        for label, md in (("static", STATIC), ("director", mode)):
-            rs = [r for r in results if r.skill == skill and r.mode == md]
-            n = max(1, len(rs))
-            row[f"flow_{label}"] = sum(r.flow for r in rs) / n
-            row[f"bored_{label}"] = sum(r.bored for r in rs) / n
-            row[f"deaths_{label}"] = float(sum(r.deaths for r in rs))
-            row[f"pressure_{label}"] = sum(r.mean_pressure for r in rs) / n
-            row[f"windows_{label}"] = float(sum(r.peak_windows for r in rs))
-            row[f"windows_hit_{label}"] = float(sum(r.peak_windows_hit for r in rs))
-            row["runs"] = float(len(rs))
-        out[skill] = row
-    return out
-
-
-def target_misses(row: dict[str, float]) -> list[str]:
-    """Which of the issue's targets this skill's row misses (empty: all met)."""
-    misses = []
-    if row["flow_director"] < TARGET_FLOW_RATIO * row["flow_static"] or row["flow_director"] == 0:
-        misses.append(f"flow ratio < {TARGET_FLOW_RATIO:g}x")
-    if row["bored_director"] > row["bored_static"]:
-        misses.append("bored > static")
-    if row["deaths_director"] > row["deaths_static"]:
-        misses.append("deaths > static")
-    if row["windows_hit_director"] < row["windows_director"]:
-        misses.append(f"a {PEAK_WINDOW_S:g} s window without a Sustain Peak")
-    return misses
+def _per_minute(rs: Sequence[RunResult], pick: str) -> list[float]:
+    """Mean per minute over the runs (a minute counts the runs that reached it)."""
+    rows = [getattr(r.exp, pick) if pick.startswith("minute_e") else getattr(r, pick) for r in rs]
+    longest = max((len(v) for v in rows), default=0)
+    return [_mean([v[i] for v in rows if len(v) > i]) for i in range(longest)]
 
 
 def format_ab(results: Sequence[RunResult], mode: str, seconds: float, *, per_minute: bool = True) -> str:
     """The report for every time the results cover (shortest first), or just ``seconds`` if they hold one."""
     times = sorted({r.seconds for r in results}) or [seconds]
     blocks = [
-        _format_one([r for r in results if r.seconds == t], mode, t, per_minute=per_minute and t == times[-1])
+        _format_one([r for r in results if r.seconds == t], mode, t, detail=per_minute and t == times[-1])
         for t in times
     ]
     return "\n\n".join(blocks)
 
 
-def _format_one(results: Sequence[RunResult], mode: str, seconds: float, *, per_minute: bool) -> str:
+def _seed_text(seeds: list[int]) -> str:
+    contiguous = bool(seeds) and seeds == list(range(seeds[0], seeds[-1] + 1))
+    return f"{seeds[0]}-{seeds[-1]}" if contiguous and len(seeds) > 1 else ",".join(map(str, seeds))
+
+
+def _arrow(a: float, b: float, fmt: str) -> str:
+    return f"{a:{fmt}}>{b:<{fmt}}"
+
+
+def _format_one(results: Sequence[RunResult], mode: str, seconds: float, *, detail: bool) -> str:
     table = summarize(results, mode)
     seeds = sorted({r.seed for r in results})
     lo, hi = FLOW_BAND
-    contiguous = bool(seeds) and seeds == list(range(seeds[0], seeds[-1] + 1))
-    seed_text = f"{seeds[0]}-{seeds[-1]}" if contiguous else ",".join(map(str, seeds))
     lines = [
-        f"Bot A/B: director '{mode}' vs static difficulty, {len(seeds)} seeds ({seed_text}) x {seconds:g} s "
-        "game time per skill (respawn on)",
-        f"flow = intensity in [{lo:g}, {hi:g}]; bored = intensity < {BORED_INTENSITY:g} "
-        f"at HP >= {BORED_HP:.0%}; ratio = director / static; peaks = {PEAK_WINDOW_S:g} s windows with a "
-        "Sustain Peak (director)",
+        f"Bot A/B: director '{mode}' vs static difficulty, {len(seeds)} seeds ({_seed_text(seeds)}) x "
+        f"{seconds:g} s game time per model (respawn on). Each cell: static>director.",
         "",
-        f"{'skill':<8} | {'flow static':>11} {'director':>9} {'ratio':>7} | "
-        f"{'deaths static':>13} {'director':>9} | "
-        f"{'bored static':>12} {'director':>9} | {'peaks':>7} | targets",
+        "What the player sees (measured from the world; the director reads none of it):",
+        f"empty = no enemy in the 1280x720 view (after the first {EMPTY_AFTER_S:g} s); longest = the longest "
+        f"empty stretch, s; engaged = an enemy within {REACH_PX:g} px or hit in the last 3 s, at HP >= "
+        f"{DANGER_HP:.0%}; danger = HP < {DANGER_HP:.0%}; per minute: damage taken, kills; deaths summed "
+        "over seeds (* = weaker half: most static deaths)",
+        "",
+        f"{'model':<9}| {'empty %':>11} | {'longest s':>11} | {'engaged %':>11} | {'danger %':>11} | "
+        f"{'damage/min':>11} | {'kills/min':>11} | {'deaths':>9} | targets",
     ]
     for skill, row in table.items():
         misses = target_misses(row)
+        star = "*" if row["weaker_half"] else " "
         lines.append(
-            f"{skill:<8} | {row['flow_static']:>11.1%} {row['flow_director']:>9.1%} "
-            f"{_ratio(row['flow_director'], row['flow_static']):>7} | "
-            f"{row['deaths_static']:>13.0f} {row['deaths_director']:>9.0f} | "
-            f"{row['bored_static']:>12.1%} {row['bored_director']:>9.1%} | "
-            f"{row['windows_hit_director']:>3.0f}/{row['windows_director']:<3.0f} | "
+            f"{skill:<8}{star}| {_arrow(row['empty_static'] * 100, row['empty_director'] * 100, '5.1f')} | "
+            f"{_arrow(row['longest_empty_static'], row['longest_empty_director'], '5.1f')} | "
+            f"{_arrow(row['engaged_static'] * 100, row['engaged_director'] * 100, '5.1f')} | "
+            f"{_arrow(row['danger_static'] * 100, row['danger_director'] * 100, '5.1f')} | "
+            f"{_arrow(row['damage_static'], row['damage_director'], '5.1f')} | "
+            f"{_arrow(row['kills_static'], row['kills_director'], '5.1f')} | "
+            f"{_arrow(row['deaths_static'], row['deaths_director'], '4.0f')} | "
             + ("met" if not misses else "MISSED: " + "; ".join(misses))
         )
-    pressures = ", ".join(f"{s} {row['pressure_director']:.2f}" for s, row in table.items())
-    lines += ["", f"mean director pressure knob: {pressures}"]
-    if per_minute:
-        lines += ["", "per minute, mean over seeds: flow static>director / bored static>director"]
-        cols = {}
-        for skill in table:
-            st = [r for r in results if r.skill == skill and r.mode == STATIC]
-            di = [r for r in results if r.skill == skill and r.mode == mode]
-            cols[skill] = (
-                _per_minute(st, "minute_flow"),
-                _per_minute(di, "minute_flow"),
-                _per_minute(st, "minute_bored"),
-                _per_minute(di, "minute_bored"),
-            )
-        lines.append(f"{'minute':<6} | " + " | ".join(f"{sk:<21}" for sk in cols))
-        n_min = min((min(len(c[0]), len(c[1])) for c in cols.values()), default=0)
-        for i in range(n_min):
-            cells = [
-                f"{sf[i]:>4.0%}>{df[i]:<4.0%} / {sb[i]:>4.0%}>{db[i]:<4.0%}"
-                for sf, df, sb, db in cols.values()
-            ]
-            lines.append(f"{i + 1:<6} | " + " | ".join(cells))
+    lines += [
+        "",
+        "The director's own signals (diagnostics, not targets: the director steers them):",
+        f"flow = intensity in [{lo:g}, {hi:g}]; bored = intensity < {BORED_INTENSITY:g} at HP >= "
+        f"{BORED_HP:.0%}; peaks = {PEAK_WINDOW_S:g} s windows with a Sustain Peak (director); pressure = "
+        "mean pressure knob",
+        f"{'model':<9}| {'flow %':>11} {'ratio':>6} | {'bored %':>11} | {'peaks':>7} | pressure",
+    ]
+    for skill, row in table.items():
+        lines.append(
+            f"{skill:<9}| {_arrow(row['flow_static'] * 100, row['flow_director'] * 100, '5.1f')} "
+            f"{_ratio(row['flow_director'], row['flow_static']):>6} | "
+            f"{_arrow(row['bored_static'] * 100, row['bored_director'] * 100, '5.1f')} | "
+            f"{row['windows_hit_director']:>3.0f}/{row['windows_director']:<3.0f} | "
+            f"{row['pressure_director']:.2f}"
+        )
+    if detail:
+        lines += _per_minute_block(results, mode, table) + _per_seed_block(results, mode, table)
     return "\n".join(lines)
+
+
+def _per_minute_block(
+    results: Sequence[RunResult], mode: str, table: dict[str, dict[str, float]]
+) -> list[str]:
+    lines = ["", "Empty screen per minute, % (mean over seeds), static>director:"]
+    cols = {
+        sk: (
+            _per_minute([r for r in results if r.skill == sk and r.mode == STATIC], "minute_empty"),
+            _per_minute([r for r in results if r.skill == sk and r.mode == mode], "minute_empty"),
+        )
+        for sk in table
+    }
+    n_min = min((min(len(a), len(b)) for a, b in cols.values()), default=0)
+    lines.append(f"{'model':<9}| " + " ".join(f"{i + 1:>9}" for i in range(n_min)))
+    for sk, (a, b) in cols.items():
+        lines.append(f"{sk:<9}| " + " ".join(f"{a[i] * 100:>4.0f}>{b[i] * 100:<4.0f}" for i in range(n_min)))
+    return lines
+
+
+def _per_seed_block(results: Sequence[RunResult], mode: str, table: dict[str, dict[str, float]]) -> list[str]:
+    lines = ["", "Per seed, static>director: empty % / deaths / kills per minute"]
+    seeds = sorted({r.seed for r in results})
+    lines.append(f"{'model':<9}| " + " | ".join(f"{'seed ' + str(s):<26}" for s in seeds))
+    by = {(r.skill, r.seed, r.mode): r for r in results}
+    for sk in table:
+        cells = []
+        for s in seeds:
+            a, b = by.get((sk, s, STATIC)), by.get((sk, s, mode))
+            if a is None or b is None:
+                cells.append(f"{'-':<26}")
+                continue
+            cells.append(
+                f"{a.exp.empty_share * 100:.0f}>{b.exp.empty_share * 100:.0f} / {a.deaths}>{b.deaths} / "
+                f"{a.kills_per_min:.0f}>{b.kills_per_min:.0f}".ljust(26)
+            )
+        lines.append(f"{sk:<9}| " + " | ".join(cells))
+    return lines
+
+
+def write_json(results: Sequence[RunResult], path: Path) -> None:
+    """Every result, for other tools and the eval README's tables."""
+    path.write_text(json.dumps([asdict(r) for r in results], indent=1) + "\n")

@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from game.bot import SkillName
 from game.director.director import STATIC
 from game.director.runner import run_directed
 from game.sim.config import WAVE_BASE_SECONDS
@@ -31,7 +30,7 @@ class FirstWave:
         return len(self.seeds) - len(self.died_on)
 
 
-def first_wave(seeds: Sequence[int], skill: SkillName = "novice", mode: str = "rules") -> FirstWave:
+def first_wave(seeds: Sequence[int], skill: str = "novice", mode: str = "rules") -> FirstWave:
     died = []
     for seed in seeds:
         summary, _ = run_directed(seed, WAVE_BASE_SECONDS, skill, mode, respawn=True)

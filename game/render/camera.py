@@ -7,9 +7,11 @@ import math
 
 import arcade
 
+from game.sim.config import VIEW_EDGE_MARGIN
+
 
 class CameraRig:
-    EDGE_MARGIN = 90.0  # how far past the arena border the view may go
+    EDGE_MARGIN = VIEW_EDGE_MARGIN
     LOOK_AHEAD = 70.0
     STIFFNESS = 7.0  # higher follows tighter
 

@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from coreai.errors import PersistenceError
 from coreai.paths import shipped
 from coreai.persist import loads_json
+from coreai.validation import reason
 from game.sim.upgrades import UPGRADE_KEYS
 
 
@@ -69,4 +70,4 @@ def load_inventory(path: Path | None = None) -> Inventory:
     try:
         return Inventory.model_validate(loads_json(source.read_text(encoding="utf-8")))
     except (OSError, json.JSONDecodeError, ValidationError) as exc:
-        raise PersistenceError(str(source), f"shop inventory is unusable: {exc}") from exc
+        raise PersistenceError(str(source), f"shop inventory is unusable: {reason(exc)}") from exc

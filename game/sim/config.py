@@ -12,6 +12,7 @@ ARENA_H = 2400.0
 # The view's visible area; spawns happen just outside it.
 SCREEN_W = 1280
 SCREEN_H = 720
+VIEW_EDGE_MARGIN = 90.0  # how far past the arena border the camera may show (it stops there)
 SPAWN_RING_MIN = 720.0
 SPAWN_RING_MAX = 900.0
 

@@ -1,6 +1,8 @@
 """Declared, bounded gameplay parameters: the only knobs mods (``game.set``) and agents may turn.
 
-An unknown name or a value outside its range is rejected with a message naming the allowed range.
+An unknown name or a value outside its range is rejected with a message naming the allowed range. A value
+composed from several sources (a mod's setting times the director's factor) is brought inside the range with
+``clamp`` where it is combined, so no mix of in-range sources can be refused.
 """
 
 from __future__ import annotations
@@ -34,6 +36,13 @@ PARAM_SPECS: tuple[ParamSpec, ...] = (
 _SPECS = {p.name: p for p in PARAM_SPECS}
 
 
+def _spec(name: str) -> ParamSpec:
+    spec = _SPECS.get(name)
+    if spec is None:
+        raise CommandRejected("set_param", f"unknown param '{name}'; known: {', '.join(sorted(_SPECS))}")
+    return spec
+
+
 class Params:
     def __init__(self) -> None:
         self._values = {p.name: p.default for p in PARAM_SPECS}
@@ -42,9 +51,7 @@ class Params:
         return self._values[name]
 
     def set(self, name: str, value: float) -> float:
-        spec = _SPECS.get(name)
-        if spec is None:
-            raise CommandRejected("set_param", f"unknown param '{name}'; known: {', '.join(sorted(_SPECS))}")
+        spec = _spec(name)
         v = float(value)
         if not spec.minimum <= v <= spec.maximum:
             raise CommandRejected(
@@ -52,6 +59,11 @@ class Params:
             )
         self._values[name] = v
         return v
+
+    def clamp(self, name: str, value: float) -> float:
+        """``value`` brought inside ``name``'s range: for values combined from several sources."""
+        spec = _spec(name)
+        return min(max(float(value), spec.minimum), spec.maximum)
 
     def bounds(self) -> dict[str, tuple[float, float]]:
         return {p.name: (p.minimum, p.maximum) for p in PARAM_SPECS}

@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from coreai.errors import PersistenceError, UnknownPrefabError
 from coreai.paths import shipped_dir
 from coreai.persist import loads_json
+from coreai.validation import reason
 
 DEFAULT_PREFAB_FILE = shipped_dir("assets", "prefabs") / "enemies.json"
 
@@ -114,7 +115,7 @@ class PrefabRegistry:
             data = loads_json(path.read_text(encoding="utf-8"))
             return cls(PrefabFile.model_validate(data).prefabs)
         except (OSError, json.JSONDecodeError, ValidationError) as exc:
-            raise PersistenceError(str(path), f"invalid prefab file: {exc}") from exc
+            raise PersistenceError(str(path), f"invalid prefab file: {reason(exc)}") from exc
 
     def get(self, name: str) -> Prefab:
         try:

@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from coreai.errors import PersistenceError
 from coreai.paths import shipped_dir
 from coreai.persist import loads_json
+from coreai.validation import reason
 
 DEFAULT_WEAPON_FILE = shipped_dir("assets", "weapons") / "weapons.json"
 MAX_SLOTS = 4
@@ -110,7 +111,7 @@ class WeaponCatalogue:
         try:
             return cls(WeaponFile.model_validate(loads_json(path.read_text(encoding="utf-8"))).weapons)
         except (OSError, json.JSONDecodeError, ValidationError) as exc:
-            raise PersistenceError(str(path), f"invalid weapon file: {exc}") from exc
+            raise PersistenceError(str(path), f"invalid weapon file: {reason(exc)}") from exc
 
     def get(self, key: str) -> WeaponSpec:
         try:

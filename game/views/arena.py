@@ -26,7 +26,7 @@ import arcade
 from arcade.types import Color
 from loguru import logger
 
-from game.bot import Bot
+from game.hook_guard import HookGuard
 from game.render import palette
 from game.render.camera import CameraRig
 from game.render.hud import Hud
@@ -37,6 +37,7 @@ from game.sim.config import ARENA_H, ARENA_W, BOSS_EVERY, DT
 from game.sim.world import World
 from game.views.base import AppView
 from game.views.input import HumanInput
+from game.zoo import Policy
 
 if TYPE_CHECKING:
     from game.app import GameApp
@@ -55,7 +56,6 @@ MAX_STEPS_PER_FRAME = 8
 SIM_BUDGET_S = 0.1
 MAX_FRAME_DT = 0.25
 DEATH_DELAY_S = 1.6
-HOOK_ERROR_TOAST_EVERY_S = 5.0
 
 
 class ArenaView(AppView):
@@ -69,7 +69,7 @@ class ArenaView(AppView):
         self.run_start_hooks: list[RunStartHook] = []
         self.activity_source: Callable[[], str] | None = None
         self.world: World | None = None
-        self.bot: Bot | None = None
+        self.bot: Policy | None = None
         self.scene: Scene | None = None
         self.hud: Hud | None = None
         self._scene_key: tuple[object, ...] | None = None
@@ -82,7 +82,7 @@ class ArenaView(AppView):
         self.wall_s = 0.0  # wall-clock seconds the sim was running (for ticks/second in the summary)
         self._acc = 0.0
         self._death_timer: float | None = None
-        self._hook_errors: dict[int, float] = {}
+        self._hooks_guard = HookGuard(lambda text: self.app.show_toast(text, 4.0, palette.WARN))
         self.held_by = ""  # the modal panel holding the arena this frame ("" when none)
         self._held_label = ShadowLabel(
             "", 0, 0, font_size=13, anchor_x="center", bold=True, color=palette.ACCENT
@@ -107,7 +107,7 @@ class ArenaView(AppView):
         )
 
     # ------------------------------------------------------------------ runs
-    def start_run(self, world: World, bot: Bot | None) -> None:
+    def start_run(self, world: World, bot: Policy | None) -> None:
         self.world = world
         self.bot = bot
         key = tuple((n, world.prefabs.get(n)) for n in world.prefabs.names)
@@ -209,15 +209,7 @@ class ArenaView(AppView):
             self._call_hook(hook, self.world, dt)
 
     def _call_hook(self, hook: Callable[..., None], *args: object) -> None:
-        try:
-            hook(*args)
-        except Exception as exc:  # a faulty hook is reported, never fatal
-            name = getattr(hook, "__qualname__", repr(hook))
-            log.opt(exception=exc).error("hook {} failed: {}", name, exc)
-            now = time.monotonic()
-            if now - self._hook_errors.get(id(hook), -1e9) > HOOK_ERROR_TOAST_EVERY_S:
-                self._hook_errors[id(hook)] = now
-                self.app.show_toast(f"{name} failed: {exc}", 4.0, palette.WARN)
+        self._hooks_guard.call(hook, *args)  # a faulty hook is logged and toasted, never fatal
 
     # ------------------------------------------------------------------ frame
     def update_held(self) -> bool:

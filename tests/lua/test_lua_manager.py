@@ -39,7 +39,7 @@ def test_unknown_manifest_keys_are_kept_aside_not_refused() -> None:
         (GOOD.replace('name = "ok_mod"', 'name = "Bad Name"'), "name"),
         (GOOD.replace('version = "1.2.3"', 'version = "latest"'), "version"),
         (GOOD.replace('entry = "main.lua"', 'entry = "../../etc/passwd.lua"'), "entry"),
-        (GOOD.replace('author = "a"\n', ""), "author: Field required"),
+        (GOOD.replace('author = "a"\n', ""), "author is missing"),
         (GOOD + 'dependencies = { other = "not a range" }\n', "dependencies"),
     ],
 )
@@ -63,7 +63,7 @@ def test_invalid_mod_folder_shows_in_status(manager: ModManager, mods_root: Path
     (mods_root / "no_manifest").mkdir()
     rows = {s.name: s for s in manager.load_all()}
     assert rows["fine"].state == ModState.LOADED
-    assert rows["broken"].state == ModState.INVALID and "author: Field required" in (
+    assert rows["broken"].state == ModState.INVALID and "author is missing" in (
         rows["broken"].last_error or ""
     )
     assert rows["no_manifest"].state == ModState.INVALID and "no mod.toml" in (
