@@ -19,7 +19,7 @@ from loguru import logger
 from coreai.errors import CoreAIError, TaskCancelled
 from coreai.events import EventBus, TaskEvent, TextDelta
 from coreai.llm.decorators import backend_for
-from coreai.llm.types import LlmClient
+from coreai.llm.types import ChatMessage, LlmClient
 from coreai.mcp.profiles import profiles_of
 from coreai.memory import MemoryStore
 from coreai.prompts import ComposedPrompt, PromptComposer
@@ -94,6 +94,12 @@ class Orchestrator:
     ) -> tuple[ComposedPrompt, dict[str, Tool], set[str]]:
         """The prompt, the role's tools and the names this request may call."""
         cfg = self.role_config(request.role)
+        if request.system is not None:  # a grounded one-shot: its own system prompt and the hint, no tools
+            messages = (
+                ChatMessage(role="system", content=request.system),
+                ChatMessage(role="user", content=request.hint.strip() or "Proceed with your task."),
+            )
+            return ComposedPrompt(request.system, messages, ()), {}, set()
         tools = self.role_tools(request.role)
         available = set(tools) if request.allowed_tools is None else set(tools) & set(request.allowed_tools)
         memory_text = self.memory.memory(cfg.name) if (cfg.memory and self.memory) else None
@@ -137,13 +143,16 @@ class Orchestrator:
         _log.info("task started role={} backend={}", cfg.name, backend, trace_id=trace_id)
         try:
             prompt, tools, available = self.compose(request, trace_id)
+            dec = request.decoding
             outcome = self.loop.run(
                 prompt.messages,
                 tools,
                 available,
                 ToolContext(trace_id=trace_id, role=cfg.name, cancel=cancel, main=self.main),
-                max_tokens=cfg.max_tokens,
-                temperature=cfg.temperature,
+                max_tokens=dec.max_tokens if dec else cfg.max_tokens,
+                temperature=dec.temperature if dec else cfg.temperature,
+                repeat_penalty=dec.repeat_penalty if dec else None,
+                top_k=dec.top_k if dec else None,
                 timeout_s=request.timeout_s or self.llm_timeout_s,
                 force_tool=request.force_tool,
                 backend=request.backend,
@@ -151,7 +160,7 @@ class Orchestrator:
             )
             if cancel.is_set():
                 raise TaskCancelled("task cancelled", scope=request.cancellation_scope, trace_id=trace_id)
-            if cfg.chat_history and self.memory is not None:
+            if cfg.chat_history and self.memory is not None and request.system is None:
                 self.memory.append_turn(cfg.name, request.hint, outcome.content)
         except TaskCancelled as exc:
             exc.scope = exc.scope or request.cancellation_scope

@@ -16,6 +16,17 @@ def new_trace_id() -> str:
     return uuid.uuid4().hex[:12]
 
 
+class Decoding(BaseModel):
+    """A request's own sampling settings (a role's config otherwise): what suits a small model's talk."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    temperature: float = Field(default=0.2, ge=0.0, le=2.0)
+    max_tokens: int = Field(default=80, ge=1, le=4096)
+    repeat_penalty: float | None = Field(default=None, ge=1.0, le=2.0)
+    top_k: int | None = Field(default=None, ge=1, le=1000)
+
+
 class AiTaskRequest(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -32,6 +43,13 @@ class AiTaskRequest(BaseModel):
     instructions: str | None = Field(
         default=None, max_length=20_000, description="Request-only instructions."
     )
+    system: str | None = Field(
+        default=None,
+        max_length=8_000,
+        description="A grounded one-shot: this system prompt replaces the role's prompt, tools, memory, "
+        "history and world state; the model sees only it and the hint, and the turn is not stored.",
+    )
+    decoding: Decoding | None = Field(default=None, description="Sampling for this request's model calls.")
     force_tool: str | None = Field(
         default=None,
         max_length=64,

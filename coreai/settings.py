@@ -164,6 +164,44 @@ class GameSettings(_Section):
     keys: KeyBindings = Field(default_factory=lambda: KeyBindings())
 
 
+class TalkDecoding(_Section):
+    """How one talking role (Merchant, Chat, Analyzer) samples and where its reply is cut.
+
+    Defaults tuned on the tuned half of ``assets/talk/questions.jsonl`` with the bundled 135M model."""
+
+    # greedy: on the tuned questions 12 of 22 Merchant and Chat rewrites passed the guard, 9 of 22 at 0.2
+    temperature: float = Field(default=0.0, ge=0.0, le=2.0)
+    repeat_penalty: float = Field(default=1.3, ge=1.0, le=2.0)
+    top_k: int = Field(default=20, ge=1, le=1000)
+    max_tokens: int = Field(default=60, ge=8, le=1024)
+    max_sentences: int = Field(default=2, ge=1, le=10)  # the reply is cut after this many sentences
+    max_chars: int = Field(default=260, ge=40, le=2000)  # the panel's room; longer replies are replaced
+    deadline_s: float = Field(default=8.0, gt=0, le=120)  # the whole reply, or the grounded answer instead
+    stop: list[str] = Field(default_factory=lambda: ["\n\n", "<|im_end|>", "User:", "Player:", "{"])
+
+
+def _talk_roles() -> dict[str, TalkDecoding]:
+    return {
+        "Merchant": TalkDecoding(),
+        "Chat": TalkDecoding(),
+        "Analyzer": TalkDecoding(max_tokens=110, max_sentences=3, max_chars=420),
+    }
+
+
+class TalkSettings(_Section):
+    """Grounded talk: the facts come from the game's data, the model only phrases them, a guard checks."""
+
+    # False: the grounded template answers at once and the model is not asked (fastest, least colourful).
+    model_phrasing: bool = True
+    # True: the grounded answer shows at once; the model's phrasing replaces it only if it passes the guard.
+    # False: the model's phrasing streams as it comes (cut at its first repeat) and is replaced if it fails.
+    show_template_first: bool = True
+    roles: dict[str, TalkDecoding] = Field(default_factory=_talk_roles)
+
+    def decoding(self, role: str) -> TalkDecoding:
+        return self.roles.get(role) or _talk_roles().get(role) or TalkDecoding()
+
+
 class Settings(_Section):
     game: GameSettings = Field(default_factory=lambda: GameSettings())
     llm: LlmSettings = Field(default_factory=lambda: LlmSettings())
@@ -175,6 +213,7 @@ class Settings(_Section):
     logging: LogSettings = Field(default_factory=lambda: LogSettings())
     lua: LuaSettings = Field(default_factory=lambda: LuaSettings())
     mcp: McpSettings = Field(default_factory=lambda: McpSettings())
+    talk: TalkSettings = Field(default_factory=lambda: TalkSettings())
 
 
 def default_settings_path() -> Path:

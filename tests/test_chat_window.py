@@ -16,6 +16,7 @@ import window_support as ws
 from chat_support import SlowStreamer
 from window_support import frames, press, render, send
 
+from coreai.llm.types import LlmChunk, LlmRequest
 from coreai.settings import Settings
 from game.ai.session import AiSession
 from game.ai.wiring import attach
@@ -23,6 +24,7 @@ from game.app import GameApp
 from game.options import LaunchOptions
 from game.render.ai_panels import AiPanels
 from game.render.ai_panels.chat_panel import STOP_RED, ChatPanel
+from game.talk.prompt import suggested
 from game.views.gameover import GameOverView
 from game.views.shop import COIN, ShopView
 
@@ -83,6 +85,7 @@ def test_t_opens_the_chat_and_a_slow_reply_shows_partial_text_before_it_ends(
     make_app: Callable[..., GameApp], session: AiSession
 ) -> None:
     app, _, chat = start(make_app, session)
+    session.settings.talk.show_template_first = False  # the model's phrasing streams as it comes
     slow = SlowStreamer(REPLY, pause_s=0.2)  # slow enough to look at it mid-reply on a busy machine
     route(session, "Chat", slow)
     press(app, K.T)
@@ -109,6 +112,7 @@ def test_esc_and_the_stop_button_stop_a_reply_within_half_a_second(
     make_app: Callable[..., GameApp], session: AiSession
 ) -> None:
     app, _, chat = start(make_app, session)
+    session.settings.talk.show_template_first = False  # stop the model's phrasing as it streams
     slow = SlowStreamer(REPLY, pause_s=0.25)
     route(session, "Chat", slow)
     press(app, K.ENTER)
@@ -256,24 +260,43 @@ def die(app: GameApp) -> GameOverView:
     return view
 
 
-def test_the_game_over_screen_streams_the_analyzer_report(
+class EchoStreamer(SlowStreamer):
+    """Rewrites the grounded answer faithfully (it says it back), word by word."""
+
+    def stream(self, request: LlmRequest) -> Iterator[LlmChunk]:
+        self.words = (suggested(request.messages[-1].content) or "?").split(" ")
+        return super().stream(request)
+
+
+def test_the_game_over_screen_shows_the_grounded_analysis_at_once_and_the_analyzers_phrasing(
     make_app: Callable[..., GameApp], session: AiSession
 ) -> None:
     app, _, _ = start(make_app, session)
-    slow = SlowStreamer(ANALYSIS, pause_s=0.05)
-    route(session, "Analyzer", slow)
+    echo = EchoStreamer("", pause_s=0.05, name="echo")
+    route(session, "Analyzer", echo)
     view = die(app)
-    wait_for(app, lambda: view.analysis is not None and view.analysis.busy and view.analysis_text() != "")
-    partial = view.analysis_text()
-    assert partial != ANALYSIS and ANALYSIS.startswith(partial)
+    assert view.analysis is not None and view.analysis.busy
+    assert view.analysis_text().startswith("Hurt most:"), "the grounded analysis shows at once"
+    assert "rephrasing" in view.analysis.status()
     wait_for(app, lambda: view.analysis is not None and not view.analysis.busy)
     img = render(app)
-    assert view.analysis_text() == ANALYSIS and "by the Analyzer (slow)" in view.analysis.status()  # type: ignore[union-attr]
-    request = slow.requests[0]
-    facts = " ".join(m.content for m in request.messages)
-    assert "accuracy_pct" in facts and "damage_by_source" in facts, "the Analyzer got the run's numbers"
-    assert request.tools == (), "the report needs no tools"
+    assert "by the Analyzer (echo)" in view.analysis.status()  # type: ignore[union-attr]
+    request = echo.requests[0]
+    prompt = " ".join(m.content for m in request.messages)
+    assert "Hurt most:" in prompt and "Accuracy:" in prompt, "the Analyzer rewrites the run's numbers"
+    assert request.tools == () and len(prompt) < 1200, "a tiny prompt, no tools"
     assert ws.px(img, app.window.width / 2, 150) != ws.px(img, 4, 4), "the analysis box is drawn"
+
+
+def test_an_unfaithful_analysis_is_replaced_by_the_rules(
+    make_app: Callable[..., GameApp], session: AiSession
+) -> None:
+    app, _, _ = start(make_app, session)
+    route(session, "Analyzer", SlowStreamer(ANALYSIS, pause_s=0.02))  # no numbers: it misses the facts
+    view = die(app)
+    wait_for(app, lambda: view.analysis is not None and not view.analysis.busy)
+    assert view.analysis_text().startswith("Hurt most:") and "brutes" not in view.analysis_text()
+    assert "rules-based" in view.analysis.status() and "missed the facts" in view.analysis.status()  # type: ignore[union-attr]
 
 
 def test_the_game_over_analysis_falls_back_to_rules(

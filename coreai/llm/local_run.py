@@ -94,7 +94,7 @@ def generate(
     finish = "length"
     # a reply in words to a request offering tools streams as the JSON string grows
     words = ReplyStream() if prepared.mode == "tool_choice" else None
-    start, chunks = _start_stream(llm, prepared, req.temperature)
+    start, chunks = _start_stream(llm, prepared, req)
     content.append(start)
     try:
         for chunk in chunks:
@@ -149,7 +149,17 @@ def generate(
     return result
 
 
-def _start_stream(llm: Any, prepared: PreparedPrompt, temperature: float) -> tuple[str, Any]:
+def _sampling(req: LlmRequest) -> dict[str, Any]:
+    """The request's sampling settings; llama-cpp-python's defaults for what it leaves unset."""
+    out: dict[str, Any] = {"temperature": req.temperature}
+    if req.repeat_penalty is not None:
+        out["repeat_penalty"] = req.repeat_penalty
+    if req.top_k is not None:
+        out["top_k"] = req.top_k
+    return out
+
+
+def _start_stream(llm: Any, prepared: PreparedPrompt, req: LlmRequest) -> tuple[str, Any]:
     """``(start, chunks)``: the stream of llama.cpp chunks, and the reply's forced start (``""`` if none).
 
     A forced tool's reply begins with its first required key (``coreai.llm.local_grammar.forced_start``):
@@ -168,8 +178,8 @@ def _start_stream(llm: Any, prepared: PreparedPrompt, temperature: float) -> tup
             messages=prepared.messages,
             **_reply_format(prepared),
             max_tokens=prepared.max_tokens,
-            temperature=temperature,
             stream=True,
+            **_sampling(req),
         )
         return "", chunks
     formatted = _formatter(llm)(messages=prepared.messages)
@@ -178,13 +188,12 @@ def _start_stream(llm: Any, prepared: PreparedPrompt, temperature: float) -> tup
         prompt=tokens,
         grammar=grammar,
         max_tokens=prepared.max_tokens,
-        temperature=temperature,
         top_p=0.95,
-        top_k=40,
         min_p=0.05,
-        repeat_penalty=1.1,
-        stream=True,  # no stop strings: with a stream they swallow the text (llama-cpp-python 0.3.36); the
+        # no stop strings: with a stream they swallow the text (llama-cpp-python 0.3.36); the
         # grammar ends the object and end-of-generation ends the reply
+        stream=True,
+        **{"top_k": 40, "repeat_penalty": 1.1, **_sampling(req)},
     )
     return start, chunks
 

@@ -182,6 +182,7 @@ class OpenAIBackend:
             "model": self.model,
             "max_tokens": max(1, min(request.max_tokens, self.config.max_tokens)),
             "temperature": request.temperature,
+            **_penalties(request),
             "stream": True,
             "stream_options": {"include_usage": True},
         }
@@ -289,6 +290,13 @@ class OpenAIBackend:
             finish_reason="tool_calls" if calls else acc.finish_reason,
             usage=acc.usage,
         )
+
+
+def _penalties(request: LlmRequest) -> dict[str, Any]:
+    """A repeat penalty as OpenAI's ``frequency_penalty`` (0..2; llama.cpp servers honour it too)."""
+    if request.repeat_penalty is None or request.repeat_penalty <= 1.0:
+        return {}
+    return {"frequency_penalty": round(min(2.0, request.repeat_penalty - 1.0), 3)}
 
 
 def _to_openai(message: ChatMessage) -> dict[str, Any]:

@@ -56,6 +56,9 @@ class LlmRequest:
     response_schema: dict[str, Any] | None = None
     max_tokens: int = 256
     temperature: float = 0.2
+    # Sampling for small models (None: the backend's default). A penalty above 1 makes repeats less likely.
+    repeat_penalty: float | None = None
+    top_k: int | None = None
     timeout_s: float | None = None
     # Set by the caller to stop generation (checked between tokens / chunks).
     cancel: threading.Event = field(default_factory=threading.Event, compare=False)

@@ -91,6 +91,8 @@ class ToolLoop:
         *,
         max_tokens: int = 256,
         temperature: float = 0.2,
+        repeat_penalty: float | None = None,
+        top_k: int | None = None,
         timeout_s: float | None = None,
         force_tool: str | None = None,
         backend: str | None = None,
@@ -108,6 +110,8 @@ class ToolLoop:
             tool_choice=forced or ("auto" if specs else "none"),
             max_tokens=max_tokens,
             temperature=temperature,
+            repeat_penalty=repeat_penalty,
+            top_k=top_k,
             timeout_s=timeout_s,
             cancel=ctx.cancel,
         )

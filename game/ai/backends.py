@@ -22,6 +22,7 @@ from coreai.llm.types import LlmClient, LlmRequest, LlmResult
 from coreai.lua import programmer_demo_script
 from coreai.settings import BUILTIN_ROLES, Settings
 from game.shop.merchant_stub import merchant_reply
+from game.talk.prompt import suggested
 
 log = logger.bind(feature="llm", trace_id="startup")
 
@@ -39,13 +40,15 @@ class BackendSetup:
 
 
 def offline_stub() -> StubLlmClient:
-    """The scripted backend for offline play: the Programmer's demo (a mistake, then its repair), a valid
-    'hold' plan for the director, the Merchant's get_inventory flow, and one canned line for everyone
-    else."""
+    """The scripted backend for offline play: the grounded answer for grounded talk (Merchant, Chat,
+    Analyzer: ``game.talk``), the Programmer's demo (a mistake, then its repair), a valid 'hold' plan for the
+    director, the Merchant's get_inventory flow for purchases, and one canned line for everyone else."""
     mistake, fixed = programmer_demo_script()
 
     def answer(request: LlmRequest) -> str | LlmResult:
         last = request.messages[-1].content if request.messages else ""
+        if (said := suggested(last)) is not None:
+            return said  # a grounded talk rewrite: the stub says the grounded answer (game.talk)
         if request.role == "Programmer":
             return fixed if "lua_error" in last or "no ```lua" in last else mistake
         if request.role == "Merchant":

@@ -25,7 +25,7 @@ from coreai.taskqueue import QueuedOrchestrator, TaskHandle
 
 ROLES = ("Chat", "Merchant", "Creator", "Analyzer", "Programmer")
 TurnState = Literal["waiting", "streaming", "done", "stopped", "failed"]
-_BUY = re.compile(r"\b(buy|purchase)\b", re.I)
+_BUY = re.compile(r"\b(buy|purchase|take)\b", re.I)
 
 
 def chat_request(role: str, text: str, *, trace_id: str | None = None) -> AiTaskRequest:
@@ -124,6 +124,11 @@ class ChatTurn:
         with self._lock:
             if self._state == "done" and self.result is not None and self.result.content:
                 return self.result.content
+            return "".join(self._pieces)
+
+    def streamed(self) -> str:
+        """What streamed in so far (the final answer may differ)."""
+        with self._lock:
             return "".join(self._pieces)
 
     def stop(self) -> bool:

@@ -8,10 +8,11 @@
 2. waits for the local model to load, then prefills the prompt prefixes the game will send first, each
    into its role's own llama.cpp context (``LocalLlmClient.prefill``): the ``Director``'s (once the startup
    mods, whose events it names, loaded with the first run; the chat roles go first while the menu shows),
-   then the first turn of Chat and of the Merchant, built exactly as the chat panel builds them
-   (``game.ai.chat.chat_request``). A prefill runs behind every real request and gives way to one that
-   arrives meanwhile, so it never delays a decision by more than one chunk of tokens. After it, a decision
-   or a chat reply costs only its own tail and reply.
+   then the grounded talk turn of Chat and of the Merchant, built as the chat panel builds them
+   (``game.talk.prompt.talk_request``: the role's rewrite system prompt is the stable prefix). A prefill
+   runs behind every real request and gives way to one that arrives meanwhile, so it never delays a
+   decision by more than one chunk of tokens. After it, a decision or a chat reply costs only its own tail
+   and reply.
 
 Nothing here raises: a warm-up that fails is logged, and the game simply pays the cold prompt later.
 """
@@ -135,9 +136,15 @@ def warm_up(session: AiSession, *, backend: str = "local") -> dict[str, float]:
 
 
 def _chat_task(role: str) -> AiTaskRequest:
-    from game.ai.chat import chat_request
+    """A grounded talk turn of ``role`` (``game.talk``): its system prompt is the stable prefix to warm."""
+    from coreai.settings import TalkDecoding
+    from game.talk.grounding import Grounding
+    from game.talk.prompt import talk_request
+    from game.talk.retrieve import SMALL_TALK
 
-    return chat_request(role, "Hello!", trace_id=f"{BACKGROUND_PREFIX}{role}")
+    hello = Grounding(role, "Hello!", "small_talk", (), SMALL_TALK, SMALL_TALK)
+    task = talk_request(hello, TalkDecoding(), scope=f"warm:{role}")
+    return task.model_copy(update={"trace_id": f"{BACKGROUND_PREFIX}{role}"})
 
 
 def warm_prefix(runtime: CoreAiRuntime, client: Any, task: AiTaskRequest) -> float:

@@ -65,7 +65,6 @@ def main(argv: list[str]) -> int:
     if not re.fullmatch(ROLE_PATTERN, args.role):
         sys.stderr.write(f"not a role name: {args.role!r}\n")
         return 2
-    from game.ai.chat import ChatTurn, chat_request
     from game.ai.session import AiSession
     from game.options import LaunchOptions
 
@@ -84,13 +83,14 @@ def main(argv: list[str]) -> int:
             session.shop.shop.open = True  # a visit to the merchant's stall
             session.shop.shop.purse.balance = max(0, args.coins)
         limit = args.timeout or 2 * settings.llm.timeout_s + 10.0
-        queue = session.programmer if args.role == "Programmer" else session.runtime.tasks
-        turn = ChatTurn(queue, session.runtime.events, chat_request(args.role, args.text), on_piece=_emit)
+        from game.talk.start import start_turn
+
+        turn = start_turn(session, args.role, args.text, on_piece=_emit)
         deadline = time.monotonic() + limit
-        while not turn.handle.done() and time.monotonic() < deadline:
+        while turn.busy and time.monotonic() < deadline:
             session.on_frame(world, 0.0)  # the agent's tool calls are applied on this (main) thread
             time.sleep(0.005)
-        if not turn.handle.done():
+        if turn.busy:
             turn.stop()
             turn.wait(2.0)
         return _finish(turn, got, args.as_json, limit)
@@ -99,7 +99,7 @@ def main(argv: list[str]) -> int:
 
 
 def _finish(turn: Any, backend: str, as_json: bool, limit: float) -> int:
-    streamed = turn.text() if turn.state != "done" else "".join(turn._pieces)
+    streamed = turn.streamed()
     reply = turn.text()
     if turn.state == "done" and reply != streamed:
         _emit(reply[len(streamed) :] if reply.startswith(streamed) else ("\n" if streamed else "") + reply)
@@ -117,6 +117,11 @@ def _finish(turn: Any, backend: str, as_json: bool, limit: float) -> int:
             "latency_s": round(turn.ended_s if turn.ended_s is not None else 0.0, 3),
             "trace_id": turn.trace_id,
         }
+        if getattr(turn, "note", ""):
+            out["note"] = turn.note  # the talk guard replaced the model's reply
+            out["model_reply"] = turn.model_text
+        if turn.first_piece_s is not None:
+            out["first_piece_s"] = round(turn.first_piece_s, 3)
         if not ok:
             out["error"] = turn.error or f"{turn.state}: no reply within {limit:g}s"
         _emit(json.dumps(out, ensure_ascii=False) + "\n")

@@ -8,6 +8,10 @@
     python -m game.eval first-wave [--seeds 10] [--first-seed 0] [--skill novice] [--mode rules]
                                      # seeds the model survives wave 1 on, director and static (--skill
                                      # still: a player who never moves)
+    python -m game.eval talk [--backends stub,local] [--legacy] [--roles Merchant,Chat] [--split held-out]
+                             [--limit N] [--out FILE.jsonl]
+                                     # grounded talk: right facts, degenerate replies, guard replacements,
+                                     # latency (Merchant, Chat, Analyzer; tuned and held-out questions)
     python -m game.eval players      # every player model, one line each
     python -m game.eval all [--llm-backends rules,stub,local]
                                      # decisions on the shipped scenarios (each backend raw and guarded),
@@ -59,6 +63,13 @@ def _parser() -> argparse.ArgumentParser:
     f.add_argument("--first-seed", type=int, default=0, help="seeds run from this one up")
     f.add_argument("--skill", default="novice", help="a player model (python -m game.eval players)")
     f.add_argument("--mode", default="rules", help="the director mode to compare with static")
+    t = sub.add_parser("talk", help="grounded talk: Merchant, Chat and Analyzer answers on a question set")
+    t.add_argument("--backends", default="stub,local", help="comma-separated backends to ask")
+    t.add_argument("--legacy", action="store_true", help="the path before grounded talk (for a before table)")
+    t.add_argument("--roles", default="", help="only these roles, comma-separated")
+    t.add_argument("--split", default="all", choices=("all", "tuned", "held-out"))
+    t.add_argument("--limit", type=int, default=0, help="at most N questions per role")
+    t.add_argument("--out", type=Path, default=None, help="write every answer to this JSONL file")
     sub.add_parser("players", help="list the player models, one line each")
     for name in ("ab", "all"):
         a = sub.add_parser(name, help="bot A/B, static vs director" if name == "ab" else "decisions + A/B")
@@ -190,9 +201,20 @@ def main(argv: list[str] | None = None) -> int:
             runs = [first_wave(seeds, args.skill, mode) for mode in ("static", args.mode)]
             sys.stdout.write(format_first_wave(runs) + "\n")
             return 0
+        if args.command == "talk":
+            from game.eval.talk import run_talk
+
+            roles = {r.strip() for r in args.roles.split(",") if r.strip()} or None
+            backends = [b.strip() for b in args.backends.split(",") if b.strip()]
+            return run_talk(backends, legacy=args.legacy, roles=roles, limit=args.limit, split=args.split,
+                            out=args.out)
         status = _decisions("rules", SHIPPED_SCENARIOS, 60.0, None)
         sys.stdout.write("\n")
         _backend_table(args.llm_backends)
+        sys.stdout.write("\n")
+        from game.eval.talk import run_talk
+
+        run_talk(["stub", "local"])
         return _ab(args) or status
     except CoreAIError as exc:
         sys.stderr.write(f"error: {exc}\n")

@@ -2,7 +2,7 @@
 
 Pydantic models validate the file; a broken file is a ``PersistenceError`` naming what is wrong (the game
 then plays without a shop rather than crash). An effect is a heal (``amount`` HP) or one stack of an
-upgrade the upgrade screen also offers (``upgrade`` names it).
+upgrade the upgrade screen also offers (``upgrade`` names it). ``tags`` say what an item is for.
 """
 
 from __future__ import annotations
@@ -45,6 +45,8 @@ class ShopItem(BaseModel):
     stock: int = Field(ge=0, le=99)
     effect: ItemEffect
     description: str = Field(min_length=1, max_length=80)
+    # What the item is for, as the Merchant's grounded talk maps a question to it (``game.talk.shelf``).
+    tags: tuple[Literal["heal", "speed", "pickup", "fire_rate", "damage", "max_hp"], ...] = ()
 
 
 class Inventory(BaseModel):

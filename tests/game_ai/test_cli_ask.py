@@ -34,9 +34,9 @@ def ask(
 def test_ask_merchant_on_the_stub_lists_the_inventory(saves_dir: Path) -> None:
     out, summary = ask(saves_dir, "Merchant", "what do you have?", "--backend", "stub", "--coins", "30")
     assert out.returncode == 0, out.stderr[-2000:]
-    assert set(summary) == {"role", "backend", "reply", "tools", "latency_s", "trace_id"}
+    assert set(summary) >= {"role", "backend", "reply", "tools", "latency_s", "trace_id", "first_piece_s"}
     assert summary["role"] == "Merchant" and summary["backend"] == "stub"
-    assert summary["tools"] == ["get_inventory"]
+    assert summary["tools"] == []  # grounded talk: the shelf is read by the game, not through a tool call
     names = [i.name for i in load_inventory().items]
     assert all(name in summary["reply"] for name in names) and "30 coins" in summary["reply"]
     assert out.stdout.startswith(summary["reply"]), "the reply itself came first, streamed to stdout"
@@ -58,10 +58,12 @@ def test_ask_reports_a_refusal_and_bad_usage(saves_dir: Path) -> None:
 @pytest.mark.real_llm
 @pytest.mark.slow
 @pytest.mark.timeout(400)
-def test_ask_merchant_on_the_bundled_model_calls_get_inventory(saves_dir: Path) -> None:
-    # margin for a loaded 2-core box: each model call may take up to 90 s here (the shipped default is 30)
-    (saves_dir / "settings.toml").write_text("[llm]\ntimeout_s = 90.0\n")
+def test_ask_merchant_on_the_bundled_model_answers_from_the_shelf(saves_dir: Path) -> None:
+    # grounded talk (game.talk): the reply holds the shelf's facts whether the model's phrasing passed the
+    # talk guard or was replaced by the grounded answer; never raw tool output
     out, summary = ask(saves_dir, "Merchant", "what do you have?", "--backend", "local", timeout=360)
     assert out.returncode == 0, out.stderr[-3000:]
-    assert summary["backend"] == "local" and summary["tools"][:1] == ["get_inventory"]
-    assert summary["reply"].strip() and summary["latency_s"] < 180
+    assert summary["backend"] == "local" and summary["tools"] == []
+    shown = out.stdout.rsplit("\n{", 1)[0]  # what the player read, before the JSON line
+    assert "Medkit" in summary["reply"] and "returned" not in shown and "{" not in shown
+    assert summary["latency_s"] < 30

@@ -56,10 +56,24 @@ def test_each_role_has_its_transcript_and_stored_history_comes_back(session: AiS
 def test_a_failed_reply_reads_in_player_words(session: AiSession) -> None:
     broken = StubLlmClient([LlmError(LlmErrorCode.UNAVAILABLE, "server down", backend="x")], name="broken")
     session.runtime.router.register("broken", broken)
-    session.runtime.router.set_backend("Chat", "broken")
+    session.runtime.router.set_backend("Creator", "broken")
     model = ChatModel(session)
+    model.pick("Creator")
     model.type("hello")
     model.submit()
     settle(model, session)
     last = model.transcript()[-1]
     assert last.speaker == "error" and last.text.startswith("no answer:") and "[trace" not in last.text
+
+
+def test_a_failed_talk_reply_gives_the_grounded_answer_with_small_print(session: AiSession) -> None:
+    broken = StubLlmClient([LlmError(LlmErrorCode.UNAVAILABLE, "server down", backend="x")], name="broken")
+    session.runtime.router.register("broken", broken)
+    session.runtime.router.set_backend("Chat", "broken")
+    model = ChatModel(session)
+    model.type("how do I dash?")
+    model.submit()
+    settle(model, session)
+    answer, note = model.transcript()[-2:]
+    assert answer.speaker == "agent" and "Shift" in answer.text
+    assert note.speaker == "info" and "failed" in note.text and "[trace" not in note.text

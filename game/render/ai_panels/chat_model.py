@@ -11,7 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
-from game.ai.chat import ROLES, ChatTurn, chat_request
+from game.ai.chat import ROLES, ChatTurn
+from game.talk.start import start_turn
+from game.talk.turn import TalkTurn
 
 if TYPE_CHECKING:
     from game.ai.session import AiSession
@@ -33,7 +35,7 @@ class ChatModel:
         self.role = ROLES[0]
         self.input = ""
         self.transcripts: dict[str, list[Line]] = {}
-        self.turns: dict[str, ChatTurn] = {}
+        self.turns: dict[str, ChatTurn | TalkTurn] = {}
         self.version = 0  # bumps on every visible change (the panel re-lays-out its text then)
 
     # ------------------------------------------------------------------ roles
@@ -73,7 +75,7 @@ class ChatModel:
 
     # ------------------------------------------------------------------ turns
     @property
-    def turn(self) -> ChatTurn | None:
+    def turn(self) -> ChatTurn | TalkTurn | None:
         return self.turns.get(self.role)
 
     @property
@@ -88,9 +90,7 @@ class ChatModel:
             return False
         self.input = ""
         self.transcript().append(Line("you", text))
-        runtime = self.session.runtime
-        queue = self.session.programmer if self.role == "Programmer" else runtime.tasks
-        self.turns[self.role] = ChatTurn(queue, runtime.events, chat_request(self.role, text))
+        self.turns[self.role] = start_turn(self.session, self.role, text)
         self.version += 1
         return True
 
@@ -112,6 +112,8 @@ class ChatModel:
             lines = self.transcript(role)
             if turn.state == "done":
                 lines.append(Line("agent", text or "(no answer)"))
+                if isinstance(turn, TalkTurn) and turn.note:
+                    lines.append(Line("info", turn.note))  # the talk guard replaced the model's reply
             elif turn.state == "stopped":
                 if text:
                     lines.append(Line("agent", text))
@@ -131,7 +133,7 @@ class ChatModel:
             return f"{self.role} is {'typing' if turn.state == 'streaming' else 'thinking'}"
         lines = self.transcript()
         if lines and lines[-1].speaker == "info":
-            return lines[-1].text
+            return lines[-1].text.split(":", 1)[0][:40]  # "stopped", "checked answer" (the note is above)
         backend = self.session.runtime.router.backend_for(self.role)
         return f"{self.role} on {backend}"
 

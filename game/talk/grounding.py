@@ -1,0 +1,64 @@
+"""What a right answer holds: the facts from the game's data, and the grounded template that states them."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+_SPACE = re.compile(r"\s+")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])")
+
+
+@dataclass(frozen=True)
+class Grounding:
+    """One question's grounding.
+
+    ``facts``: each must appear in a right reply (an entry may list alternatives: ``"WASD|W A S D"``).
+    ``template``: the rules' own answer, stating every fact; shown when the model's reply fails the guard.
+    ``context``: the facts as the model reads them. ``names`` and ``numbers``: what a reply may name at all
+    (empty: no limit), so an invented item or price is caught.
+    """
+
+    role: str
+    question: str
+    intent: str
+    facts: tuple[str, ...]
+    template: str
+    context: str
+    names: frozenset[str] = field(default_factory=frozenset)
+    numbers: frozenset[str] = field(default_factory=frozenset)
+    prices: tuple[tuple[str, int], ...] = ()  # (item name, price): the shelf, for the price check
+    coins: int | None = None  # the player's purse, when the question is about the shop
+    effects: tuple[tuple[str, str], ...] = ()  # (item name, effect): an item's % or HP must be its own
+
+
+def norm(text: str) -> str:
+    """Lower case, one space between words: what fact matching compares."""
+    return _SPACE.sub(" ", text.lower()).strip()
+
+
+def holds(reply: str, fact: str) -> bool:
+    """Whether ``reply`` states ``fact`` (any of its ``|`` alternatives), ignoring case and spacing."""
+    text = norm(reply)
+    for alt in fact.split("|"):
+        a = norm(alt)
+        if not a:
+            continue
+        if a[0].isalnum() and a[-1].isalnum():
+            if re.search(rf"(?<![a-z0-9]){re.escape(a)}(?:s|es|ed|ing)?(?![a-z0-9])", text):
+                return True
+        elif a in text:
+            return True
+    return False
+
+
+def missing_facts(reply: str, facts: tuple[str, ...]) -> list[str]:
+    return [f for f in facts if not holds(reply, f)]
+
+
+def sentences(text: str) -> list[str]:
+    """The text split into sentences (a newline also ends one)."""
+    out: list[str] = []
+    for line in text.splitlines():
+        out.extend(s.strip() for s in _SENTENCE_END.split(line.strip()) if s.strip())
+    return out

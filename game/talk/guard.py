@@ -1,0 +1,170 @@
+"""The talk guard, the twin of the director's plan guard: the model proposes a reply, rules check it.
+
+``check(reply, grounding, limits)`` runs every check and returns a ``Verdict``; a reply that fails any is
+replaced by the grounded template (``TalkTurn``), and the panel says so in small print:
+
+- ``raw``: raw tool output, JSON or a chat-template token (``get_inventory returned``, ``{"ok"``...).
+- ``repeat``: a sentence or a run of words said twice (``game.talk.repeat``).
+- ``facts``: it does not hold the grounded facts (it does not answer the question asked).
+- ``shelf``: it names a price or number the data does not have, gives an item another item's price or
+  effect, or states an amount in coins (or a percentage, or HP) that no fact holds.
+- ``invented``: it names something (a capitalised word inside a sentence) that neither the question nor
+  the facts mention: an invented item, enemy or place.
+- ``length``: longer than the panel's room, or empty.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from game.talk.grounding import Grounding, missing_facts, norm, sentences
+from game.talk.repeat import repeats
+
+RAW = re.compile(
+    r"(\b\w+ returned:|[{}]|\"ok\"|\"result\"|<\|im_|<\|endoftext|</?tool|</?think|```|\bNone\b|\bnull\b)",
+    re.I,
+)
+_NUMBER = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)(?![\w.]*\d)")
+_PRICED = re.compile(r"(\d+)\s*(?:gold\s*)?(?:coins?|cents?|gold)\b", re.I)
+_UNIT = re.compile(r"-?(\d+(?:\.\d+)?)\s*(%|percent|hp|coins?|cents?|gold)(?![a-z])", re.I)
+_NAME = re.compile(r"(?<=[a-z,;:] )([A-Z][a-zA-Z]+)")
+_ALWAYS = frozenset({"I", "OK", "HP", "XP", "AI", "Lua"})
+
+
+@dataclass(frozen=True)
+class Limits:
+    max_chars: int = 260
+    max_sentences: int = 3
+
+
+@dataclass(frozen=True)
+class Verdict:
+    ok: bool
+    reasons: tuple[str, ...]  # the failed checks' names, e.g. ("repeat", "facts")
+    detail: str = ""
+
+    @property
+    def why(self) -> str:
+        return ", ".join(self.reasons)
+
+
+def _numbers_ok(reply: str, g: Grounding) -> str:
+    if not g.numbers:
+        return ""
+    for m in _NUMBER.finditer(reply):
+        n = m.group(1).rstrip("0").rstrip(".") if "." in m.group(1) else m.group(1)
+        if n not in g.numbers:
+            return f"number {m.group(1)} is not in the data"
+    return ""
+
+
+def _prices_ok(reply: str, g: Grounding) -> str:
+    """In each sentence naming exactly one item, an amount in coins is its price, the player's purse or
+    what the player is short of it."""
+    prices = dict(g.prices)
+    if not prices:
+        return ""
+    for sentence in sentences(reply):
+        low = norm(sentence)
+        named = [name for name in prices if name.lower() in low]
+        if len(named) != 1:
+            continue
+        price = prices[named[0]]
+        allowed = {price}
+        if g.coins is not None:
+            allowed |= {g.coins, price - g.coins, g.coins - price}
+        for m in _PRICED.finditer(sentence):
+            if int(m.group(1)) not in allowed:
+                return f"{named[0]} does not cost {m.group(1)} coins"
+        effect = dict(g.effects).get(named[0], "")
+        for m in _UNIT.finditer(sentence):
+            if _unit(m.group(2)) != "coin" and effect and m.group(1) not in re.findall(r"\d+", effect):
+                return f"{named[0]} does not give {m.group(0)}"
+    return ""
+
+
+def _units_ok(reply: str, g: Grounding) -> str:
+    """An amount with a unit must be one the facts state with that unit (a price, the purse, what the
+    player is short; an effect's percentage or HP)."""
+    facts = f"{g.template}\n{g.context}"
+    stated: dict[str, set[str]] = {"%": set(), "hp": set(), "coin": set()}
+    for m in _UNIT.finditer(facts):
+        stated[_unit(m.group(2))].add(m.group(1))
+    if g.coins is not None:
+        stated["coin"] |= (
+            {str(g.coins)} | {str(abs(p - g.coins)) for _, p in g.prices} | {str(p) for _, p in g.prices}
+        )
+    for m in _UNIT.finditer(reply):
+        if m.group(0).startswith("-"):
+            return f"a negative amount {m.group(0)!r}"
+        unit = _unit(m.group(2))
+        if m.group(1) not in stated[unit]:
+            return f"{m.group(0)!r} is not in the facts"
+    return ""
+
+
+def _unit(word: str) -> str:
+    w = word.lower()
+    return "%" if w in ("%", "percent") else "hp" if w == "hp" else "coin"
+
+
+def _invented(reply: str, g: Grounding) -> str:
+    known = norm(f"{g.question} {g.template} {g.context}")
+    for m in _NAME.finditer(reply):
+        word = m.group(1)
+        if word not in _ALWAYS and word.lower() not in known:
+            return f"names {word!r}"
+    return ""
+
+
+_WORDS = (
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
+    "sixteen seventeen eighteen nineteen twenty"
+)
+_NUMBER_WORDS = {w: str(i) for i, w in enumerate(_WORDS.split(" "))}
+_WORD_AMOUNT = re.compile(
+    r"\b(" + "|".join(_NUMBER_WORDS) + r")(?=\s*(?:coins?|cents?|gold|%|percent|hp)\b)", re.I
+)
+_MONEY = re.compile(r"\$|\bdollars?\b|\bcents?\b|\beuros?\b", re.I)
+
+
+def _digits(text: str) -> str:
+    """Amounts in words as digits ("one coin" -> "1 coin"), so the unit checks see them."""
+    return _WORD_AMOUNT.sub(lambda m: _NUMBER_WORDS[m.group(1).lower()], text)
+
+
+def check(reply: str, g: Grounding, limits: Limits) -> Verdict:
+    text = reply.strip()
+    reasons: list[str] = []
+    details: list[str] = []
+    if not text:
+        return Verdict(False, ("length",), "empty")
+    raw = RAW.search(text)
+    if raw:
+        reasons.append("raw")
+        details.append(f"raw output {raw.group(0)!r}")
+    if repeats(text):
+        reasons.append("repeat")
+    missing = missing_facts(text, g.facts)
+    if missing:
+        reasons.append("facts")
+        details.append("missing " + ", ".join(missing))
+    amounts = _digits(text)
+    money = _MONEY.search(text)
+    wrong = (
+        (f"money the game does not have ({money.group(0)!r})" if money else "")
+        or _numbers_ok(amounts, g)
+        or _prices_ok(amounts, g)
+        or _units_ok(amounts, g)
+    )
+    if wrong:
+        reasons.append("shelf")
+        details.append(wrong)
+    invented = _invented(text, g)
+    if invented:
+        reasons.append("invented")
+        details.append(invented)
+    if len(text) > limits.max_chars or len(sentences(text)) > limits.max_sentences + 1:
+        reasons.append("length")
+    return Verdict(not reasons, tuple(reasons), "; ".join(details))

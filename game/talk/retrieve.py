@@ -1,0 +1,196 @@
+"""The Chat's grounded answer: the knowledge entries nearest to the question (BM25 over words).
+
+``KnowledgeIndex(entries).search(question)`` ranks entries; ``chat_grounding`` takes the best one as the
+answer (its text is the template, its facts what a right reply holds) and one runner-up as context. A
+question that matches nothing well (small talk) gets a friendly line and the topics it can answer.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from dataclasses import dataclass
+
+from game.talk.grounding import Grounding
+from game.talk.knowledge import Entry
+
+_WORD = re.compile(r"[a-z0-9]+")
+STOP = frozenset(
+    [
+        "a",
+        "an",
+        "the",
+        "is",
+        "are",
+        "was",
+        "were",
+        "be",
+        "to",
+        "of",
+        "in",
+        "on",
+        "at",
+        "for",
+        "and",
+        "or",
+        "do",
+        "does",
+        "did",
+        "i",
+        "me",
+        "my",
+        "you",
+        "your",
+        "it",
+        "its",
+        "how",
+        "what",
+        "which",
+        "who",
+        "when",
+        "where",
+        "why",
+        "can",
+        "could",
+        "should",
+        "would",
+        "will",
+        "with",
+        "by",
+        "from",
+        "this",
+        "that",
+        "these",
+        "there",
+        "any",
+        "some",
+        "about",
+        "tell",
+        "please",
+        "hey",
+        "hi",
+        "so",
+        "get",
+        "use",
+        "up",
+        "out",
+        "into",
+        "than",
+        "then",
+        "just",
+    ]
+)
+SYNONYMS = {
+    "shooting": "shoot",
+    "gun": "weapon",
+    "guns": "weapon",
+    "weapons": "weapon",
+    "walk": "move",
+    "moving": "move",
+    "movement": "move",
+    "run": "move",
+    "dodge": "dash",
+    "roll": "dash",
+    "enemies": "enemy",
+    "monsters": "enemy",
+    "monster": "enemy",
+    "mobs": "enemy",
+    "money": "coins",
+    "gold": "coins",
+    "coin": "coins",
+    "store": "shop",
+    "buy": "shop",
+    "merchant": "shop",
+    "evolve": "evolves",
+    "evolution": "evolves",
+    "evolutions": "evolves",
+    "keys": "key",
+    "button": "key",
+    "buttons": "key",
+    "mods": "mod",
+    "modding": "mod",
+    "scripts": "lua",
+    "script": "lua",
+    "controls": "control",
+}
+MIN_SCORE = 1.2
+DOC_WEIGHT = 0.8  # the skill docs' paragraphs count less than the game's data and the F1 help
+
+
+def stem(w: str) -> str:
+    if len(w) > 5 and w.endswith(("shes", "ches", "xes", "sses")):
+        return w[:-2]
+    if len(w) > 4 and w.endswith("s") and not w.endswith("ss"):
+        return w[:-1]
+    return w
+
+
+def words(text: str) -> list[str]:
+    """A text's search words: lower case, stop words dropped, plurals folded."""
+    return [stem(w) for w in _WORD.findall(text.lower()) if w not in STOP]
+
+
+def query_words(text: str) -> set[str]:
+    """A question's words, each with its synonym ("gun" also looks for "weapon")."""
+    out: set[str] = set()
+    for w in _WORD.findall(text.lower()):
+        if w in STOP:
+            continue
+        out |= {stem(w), stem(SYNONYMS.get(w, w))}
+    return out
+
+
+@dataclass(frozen=True)
+class Hit:
+    entry: Entry
+    score: float
+
+
+class KnowledgeIndex:
+    def __init__(self, entries: list[Entry], k1: float = 1.2, b: float = 0.6) -> None:
+        self.entries = entries
+        self.k1, self.b = k1, b
+        self.docs = [Counter(words(f"{e.title} {e.title} {e.text} {e.keys} {e.topic}")) for e in entries]
+        self.avg = sum(sum(d.values()) for d in self.docs) / max(1, len(self.docs))
+        df: Counter[str] = Counter()
+        for d in self.docs:
+            df.update(d.keys())
+        n = len(self.docs)
+        self.idf = {w: math.log(1 + (n - c + 0.5) / (c + 0.5)) for w, c in df.items()}
+
+    def search(self, question: str, k: int = 3) -> list[Hit]:
+        q = query_words(question)
+        hits = []
+        for entry, doc in zip(self.entries, self.docs, strict=True):
+            length = sum(doc.values())
+            score = 0.0
+            for w in q:
+                tf = doc.get(w, 0)
+                if tf:
+                    score += (
+                        self.idf[w]
+                        * tf
+                        * (self.k1 + 1)
+                        / (tf + self.k1 * (1 - self.b + self.b * length / self.avg))
+                    )
+            if score > 0:
+                doc_text = ":" in entry.id and "." in entry.id.split(":", 1)[1]  # a skill-doc paragraph
+                hits.append(Hit(entry, score * (DOC_WEIGHT if doc_text else 1.0)))
+        hits.sort(key=lambda h: -h.score)
+        return hits[:k]
+
+
+SMALL_TALK = (
+    "I'm the arena's announcer! Ask me about the controls, the enemies, weapons and evolutions, the shop and "
+    "coins, the AI director or mods."
+)
+
+
+def chat_grounding(question: str, index: KnowledgeIndex) -> Grounding:
+    hits = index.search(question)
+    if not hits or hits[0].score < MIN_SCORE:
+        return Grounding("Chat", question, "small_talk", (), SMALL_TALK, "- " + SMALL_TALK)
+    best = hits[0].entry
+    context = "\n".join(f"- {h.entry.text}" for h in hits[:2])
+    return Grounding("Chat", question, best.id, best.facts, best.text, context)

@@ -1,0 +1,204 @@
+"""The Merchant's grounded answer: the question's intent mapped to items on the shelf by their effect tags.
+
+``shelf_view(shop)`` copies what the answer needs off the live shop (main thread); ``merchant_grounding``
+finds the intent (healing, speed, damage, fire rate, max HP, pickup range, cheapest, dearest, affordable with
+my coins, a named item's price, the whole shelf, how to earn coins) and writes the facts a right answer
+holds and the template that states them. No model is involved: the stub Merchant answers with the template.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from game.talk.grounding import Grounding
+
+if TYPE_CHECKING:
+    from game.shop.shop import Shop
+
+
+@dataclass(frozen=True)
+class Ware:
+    id: str
+    name: str
+    price: int
+    stock: int
+    effect: str  # "heals 40 HP"
+    tags: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class ShelfView:
+    wares: tuple[Ware, ...]
+    coins: int
+    open: bool = True
+
+
+def shelf_view(shop: Shop) -> ShelfView:
+    wares = tuple(
+        Ware(i.id, i.name, i.price, shop.stock.get(i.id, 0), i.description, tuple(i.tags))
+        for i in shop.inventory.items
+    )
+    return ShelfView(wares, shop.purse.balance, shop.open)
+
+
+# intent -> words that ask for it (checked in this order; the first match wins)
+TAG_WORDS: tuple[tuple[str, str], ...] = (
+    (
+        "max_hp",
+        r"max(?:imum)? ?(?:hp|health|life)|more (?:max )?(?:hp|health)|tougher|tanky|vitality|survive longer",
+    ),
+    (
+        "fire_rate",
+        r"fire ?rate|shoot faster|fire faster|rapid|rate of fire|attack speed|more shots|shoot more",
+    ),
+    ("pickup", r"pick ?up|magnet|collect|reach (?:coins|xp|gems)|grab|loot range|range for (?:coins|xp)"),
+    ("speed", r"speed|faster|quick|move|run away|boots|outrun|dodge|kite"),
+    (
+        "damage",
+        r"damage|hit harder|stronger|more power|kill faster|harder hitting|dps|bullets? (?:stronger|hurt)",
+    ),
+    ("heal", r"heal|health|\bhp\b|hurt|wound|patch|medic|medkit|potion|dying|bleeding|life|low on"),
+)
+OTHER_WORDS: tuple[tuple[str, str], ...] = (
+    ("earn", r"(?:get|earn|make|find) (?:more )?(?:coins|money|gold)|where do coins come"),
+    ("cheapest", r"cheap|least expensive|lowest price|budget|costs? the least"),
+    ("dearest", r"most expensive|priciest|dearest|costs? the most|best item|strongest item"),
+    (
+        "afford",
+        r"afford|can i (?:buy|get)|enough (?:coins|money)|what can i (?:buy|get)|with my (?:coins|money)"
+        r"|i have \d+",
+    ),
+    ("purse", r"how (?:many|much) (?:coins|money|gold) (?:do )?i have|my (?:coins|balance|purse)"),
+)
+LIST_WORDS = r"sell|wares|shelf|stock|inventory|have for me|what do you have|offer|items|goods|buy"
+_PRICE_Q = re.compile(r"how much|cost|price|worth|coins for", re.I)
+
+
+def _coins(n: int) -> str:
+    return f"{n} coin" if n == 1 else f"{n} coins"
+
+
+def _line(w: Ware) -> str:
+    return f"{w.name}: {_coins(w.price)}, {w.effect}, {w.stock} left" if w.stock else f"{w.name}: sold out"
+
+
+def _named(question: str, shelf: ShelfView) -> list[Ware]:
+    q = question.lower()
+    found = []
+    for w in shelf.wares:
+        words = [w.name.lower(), w.id.replace("_", " ")]
+        head = w.name.lower().split()[0]
+        if any(x in q for x in words) or (len(head) > 4 and re.search(rf"\b{re.escape(head)}\b", q)):
+            found.append(w)
+    return found
+
+
+def intent_of(question: str, shelf: ShelfView) -> str:
+    q = question.lower()
+    if _named(question, shelf):
+        return "named"
+    for name, pattern in OTHER_WORDS:
+        if re.search(pattern, q):
+            return name
+    for tag, pattern in TAG_WORDS:
+        if re.search(pattern, q):
+            return tag
+    if re.search(LIST_WORDS, q):
+        return "list"
+    return "list"
+
+
+def _afford_sentence(w: Ware, coins: int) -> str:
+    if w.stock <= 0:
+        return f"The {w.name} is sold out."
+    if coins >= w.price:
+        return f"You have {_coins(coins)}, so you can buy it."
+    return f"You have {_coins(coins)}, {w.price - coins} short."
+
+
+def _about(w: Ware, lead: str, coins: int) -> str:
+    if w.stock <= 0:
+        return f"{lead} the {w.name}, but it is sold out."
+    does = f"it gives {w.effect}" if w.effect.startswith(("+", "-")) else f"it {w.effect}"
+    return f"{lead} the {w.name} for {_coins(w.price)}: {does}. {_afford_sentence(w, coins)}"
+
+
+def merchant_grounding(question: str, shelf: ShelfView) -> Grounding:
+    intent = intent_of(question, shelf)
+    coins = shelf.coins
+    stocked = [w for w in shelf.wares if w.stock > 0]
+    facts: tuple[str, ...]
+    if intent == "named":
+        w = _named(question, shelf)[0]
+        template = _about(w, "That is", coins)
+        facts = (w.name, str(w.price)) if w.stock else (w.name, "sold out")
+    elif intent in {t for t, _ in TAG_WORDS}:
+        tagged = [w for w in shelf.wares if intent in w.tags]
+        if not tagged:
+            template = "I have nothing for that. " + _list_sentence(stocked)
+            facts = ("nothing",)
+        else:
+            w = min(tagged, key=lambda x: (x.stock <= 0, x.price))
+            lead = {"heal": "For healing I have", "max_hp": "For more max HP I have"}.get(
+                intent, "For that I have"
+            )
+            template = _about(w, lead, coins)
+            facts = (w.name, str(w.price)) if w.stock else (w.name, "sold out")
+    elif intent == "cheapest":
+        w = min(stocked or shelf.wares, key=lambda x: x.price)
+        template = _about(w, "My cheapest is", coins)
+        facts = (w.name, str(w.price))
+    elif intent == "dearest":
+        w = max(stocked or shelf.wares, key=lambda x: x.price)
+        template = _about(w, "My priciest is", coins)
+        facts = (w.name, str(w.price))
+    elif intent == "afford":
+        can = sorted((w for w in stocked if w.price <= coins), key=lambda x: x.price)
+        if can:
+            names = ", ".join(f"the {w.name} ({_coins(w.price)})" for w in can[:3])
+            template = f"With {_coins(coins)} you can buy {names}."
+            facts = (str(coins), can[0].name)
+        else:
+            cheapest = min(stocked or shelf.wares, key=lambda x: x.price)
+            template = (
+                f"With {_coins(coins)} you can't buy anything yet: my cheapest is the {cheapest.name} "
+                f"for {_coins(cheapest.price)}. Kill enemies to earn coins."
+            )
+            facts = (str(coins), cheapest.name)
+    elif intent == "purse":
+        template = f"You have {_coins(coins)}."
+        facts = (str(coins),)
+    elif intent == "earn":
+        template = (
+            "You earn coins by killing enemies; tougher enemies pay more. Spend them here between waves."
+        )
+        facts = ("kill|killing",)
+    else:
+        template = _list_sentence(stocked) + f" You have {_coins(coins)}."
+        facts = tuple(w.name for w in stocked[:3]) or ("sold out",)
+    context = "\n".join(f"- {_line(w)}" for w in shelf.wares) + f"\n- The player has {_coins(coins)}."
+    numbers = {str(coins)}
+    for w in shelf.wares:
+        numbers |= {str(w.price), str(w.stock), str(max(0, w.price - coins))}
+        numbers |= set(re.findall(r"\d+", w.effect))
+    return Grounding(
+        role="Merchant",
+        question=question,
+        intent=intent,
+        facts=facts,
+        template=template,
+        context=context,
+        names=frozenset(w.name for w in shelf.wares),
+        numbers=frozenset(numbers | {"1", "2", "3"}),
+        prices=tuple((w.name, w.price) for w in shelf.wares),
+        effects=tuple((w.name, w.effect) for w in shelf.wares),
+        coins=coins,
+    )
+
+
+def _list_sentence(stocked: list[Ware]) -> str:
+    if not stocked:
+        return "My shelves are bare, friend."
+    return "I sell " + "; ".join(f"{w.name} for {w.price} ({w.effect})" for w in stocked) + "."
