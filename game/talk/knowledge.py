@@ -127,12 +127,23 @@ def _controls() -> list[_Raw]:
                 text=f"{what}: {verb.lower()} {label}."
                 if entry.kind == "control"
                 else f"{verb} {label}: {what}.",
-                facts=(alts,),
+                facts=(alts, _action_words(what)),
                 keys=keys.get(what, "") + " key button press control",
                 source="F1 help (game.hotkeys)",
             )
         )
     return out
+
+
+_STOP = {"the", "and", "with", "this", "to", "a", "an", "of", "on", "off", "or", "for"}
+
+
+def _action_words(what: str) -> str:
+    """What a key does, as alternatives a right reply names at least one of ("Director panel" ->
+    "director|panel"): a reply that names the key but not what it does is not an answer."""
+    head = what.split("(")[0]
+    words = [w for w in re.findall(r"[A-Za-z]+", head) if w.lower() not in _STOP]
+    return "|".join(dict.fromkeys(w.lower() for w in words)) or what
 
 
 _BEHAVIOUR = {

@@ -91,3 +91,16 @@ def test_the_watch_cuts_after_the_last_allowed_sentence() -> None:
     for piece in ["One thing. ", "Two things! ", "Three things."]:
         watch.feed(piece)
     assert watch.cut == "sentences" and watch.visible == "One thing. Two things!"
+
+
+def test_a_reply_that_names_the_key_but_not_what_it_does_is_replaced() -> None:
+    """The bundled model answered "what does F10 do?" with "The F10 team is a proud and dedicated group of
+    performers": a hotkey's facts are the key and what it does."""
+    from game.talk.retrieve import chat_grounding
+    from game.talk.start import knowledge_index
+
+    g = chat_grounding("what does F10 do?", knowledge_index())
+    nonsense = check("The F10 team is a proud and dedicated group of performers.", g, LIMITS)
+    assert not nonsense.ok and "facts" in nonsense.reasons
+    assert check("F10 opens the director panel.", g, LIMITS).ok
+    assert check(g.template, g, LIMITS).ok
