@@ -284,7 +284,40 @@ def _mods() -> list[_Raw]:
                 f"assets/mods/{name}/mod.toml",
             )
         )
+    names = [r.title for r in out]
+    out.append(
+        _Raw(
+            "mod:all",
+            "mods",
+            "Mods: the mods the game ships",
+            f"The game ships {len(names)} mods: {', '.join(names)}; "
+            "F7 opens the mods panel to turn them on or off.",
+            (*(n + "|" + n.replace(" ", "_") for n in names), "F7"),
+            "mod mods shipped come with included which list what installed available there are all",
+            "assets/mods/*/mod.toml",
+        )
+    )
     return out
+
+
+def _about() -> list[_Raw]:
+    """What the game is: the answer to "what is this?" and to small talk."""
+    from game.sim.config import BOSS_EVERY, WAVE_BASE_SECONDS
+
+    return [
+        _Raw(
+            "game:about",
+            "game",
+            "The game",
+            f"Survive timed waves of enemies (wave 1 lasts {WAVE_BASE_SECONDS:g} s); "
+            "between waves pick 1 of 3 upgrades and spend your kills' coins at the Merchant's shop. "
+            f"Every {BOSS_EVERY}th wave brings the boss; "
+            "the AI director shapes the pressure as you play (F10).",
+            ("wave", "upgrade|coin|shop"),
+            "arena game about what is this play how overview hi hello tell me goal rules start",
+            "game.sim.config",
+        )
+    ]
 
 
 _MD = re.compile(r"`|\*\*|\|")
@@ -388,7 +421,7 @@ def _docs() -> list[_Raw]:
 
 
 def build_entries() -> list[Entry]:
-    raws = [*_controls(), *_enemies(), *_weapons(), *_upgrades(), *_shop(), *_mods(), *_docs()]
+    raws = [*_about(), *_controls(), *_enemies(), *_weapons(), *_upgrades(), *_shop(), *_mods(), *_docs()]
     return [Entry.model_validate(asdict(r)) for r in raws]
 
 

@@ -187,10 +187,22 @@ SMALL_TALK = (
 )
 
 
+TIE = 0.9  # hits scoring within this share of the best are a tie: no one of them is what was asked
+
+
+def _overview(hits: list[Hit]) -> Entry | None:
+    """A question that names a topic but no one thing in it ("which mods are there?") scores the topic's
+    entries about alike; then the topic's list entry (``<topic>:all``) is the answer, if it is among them."""
+    tied = [h for h in hits if h.score >= TIE * hits[0].score]
+    if len(tied) < 2:
+        return None
+    return next((h.entry for h in tied if h.entry.id.endswith(":all")), None)
+
+
 def chat_grounding(question: str, index: KnowledgeIndex) -> Grounding:
     hits = index.search(question)
     if not hits or hits[0].score < MIN_SCORE:
         return Grounding("Chat", question, "small_talk", (), SMALL_TALK, "- " + SMALL_TALK)
-    best = hits[0].entry
+    best = _overview(hits) or hits[0].entry
     context = "\n".join(f"- {h.entry.text}" for h in hits[:2])
     return Grounding("Chat", question, best.id, best.facts, best.text, context)
