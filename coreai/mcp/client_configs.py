@@ -47,7 +47,8 @@ def client_config(client: str, url: str, token: str | None, name: str = "arena")
     """The configuration text for ``client`` (one of ``CLIENTS``); ``token`` None = auth disabled."""
     header = {"Authorization": f"Bearer {token}"} if token else {}
     if client == "claude":
-        line = f"claude mcp add --transport http {name} {url}"
+        shown = f'"{url}"' if "?" in url else url  # a shell (zsh) would read the ? as a pattern
+        line = f"claude mcp add --transport http {name} {shown}"
         if token:
             line += f' --header "Authorization: Bearer {token}"'
         return line

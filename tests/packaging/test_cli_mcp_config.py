@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shlex
 import subprocess
 import sys
 import tomllib
@@ -93,3 +94,7 @@ def test_a_profile_config_points_the_client_at_that_profile(tmp_path: Path) -> N
     assert codex["mcp_servers"]["m"]["url"] == "http://127.0.0.1:8612/mcp?profile=mod"
     plain = json.loads(arena("mcp-config", "cursor", "--profile", "all", saves=saves).stdout)
     assert plain["mcpServers"]["arena"]["url"] == "http://127.0.0.1:8612/mcp"  # all: the setting's default
+    claude = arena("mcp-config", "claude", "--profile", "play", saves=saves).stdout
+    words = shlex.split(claude.strip().splitlines()[-1])  # what a shell hands to claude (zsh globs a bare ?)
+    assert words[5:7] == ["arena-play", "http://127.0.0.1:8612/mcp?profile=play"], claude
+    assert '"http://127.0.0.1:8612/mcp?profile=play"' in claude
