@@ -13,6 +13,7 @@ from typing import Any
 
 from coreai.errors import CommandRejected
 from game.sim.config import ARENA_H, ARENA_W
+from game.sim.events import SpawnCause
 from game.sim.world import World
 
 
@@ -31,7 +32,7 @@ class WorldHandle:
 class GameWorldExecutor:
     """``WorldExecutor`` + ``StateProvider`` over the live simulation."""
 
-    def __init__(self, handle: WorldHandle, source: str = "agent") -> None:
+    def __init__(self, handle: WorldHandle, source: SpawnCause = "mod") -> None:
         self.handle = handle
         self.source = source
 

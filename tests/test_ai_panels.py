@@ -144,7 +144,9 @@ def test_f10_director_panel_draws_live_data_over_the_arena(game: tuple[GameApp, 
     names = [name for name, _ in rows]
     at, lim = names.index("saturated"), names.index("limits")
     assert " ".join(v for _, v in rows[at:]) == data.saturation_text()
-    assert " ".join(v for _, v in rows[lim : names.index("skill")]) == data.limits
+    assert " ".join(v for _, v in rows[lim : names.index("spawns")]) == data.limits
+    spawns = " ".join(v for _, v in rows[names.index("spawns") : names.index("skill")])
+    assert spawns == f"30s: {data.spawns}" and "bank " in spawns  # why enemies appeared, by cause
     assert all(v in shown for _, v in rows if v), "every STATUS row is drawn"
     # the graph is cached: redrawing without a new sample does not rebuild it, a new sample does
     rebuilds = panels.director.graph.shapes.rebuilds
@@ -330,7 +332,7 @@ def test_f9_programmer_demo_fails_repairs_and_spawns_eight_grunts(game: tuple[Ga
 
     def collect(world: World, events: list[ev.Event]) -> None:
         p = world.player
-        new = [e for e in events if isinstance(e, ev.EnemySpawned) and e.source == "agent"]
+        new = [e for e in events if isinstance(e, ev.EnemySpawned) and e.source == "mod"]
         spawned.extend((e, p.x, p.y) for e in new)
 
     app.arena.tick_hooks.append(collect)

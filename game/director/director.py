@@ -32,6 +32,7 @@ from game.director.routing import DirectorSpawner
 from game.director.rules import RulesSource
 from game.director.saturation import Saturation, log_changes, saturation
 from game.director.source import DirectorSituation, PlanReply, PlanRequest, PlanSource
+from game.director.spawn_log import SpawnLog
 from game.director.spawner import CreditSpawner, clear_cap_for
 from game.director.telemetry import NEVER, Telemetry
 from game.director.trajectory import MAX_TICK, DecisionStatus, TrajectorySink
@@ -83,6 +84,7 @@ class Director:
             self._drop_pending("new run")
         self.seed = seed
         self.telemetry = Telemetry()
+        self.spawn_log = SpawnLog()
         self.intensity = IntensityTracker()
         self.pacing = Pacing(seed)
         self.events.new_run()
@@ -170,6 +172,7 @@ class Director:
         events = world.events
         if self._carry:
             events, self._carry = [*self._carry, *events], []
+        self.spawn_log.add(world.time, events)
         tel = self.telemetry
         tel.pressure = 1.0 if self._mode == STATIC else self.knobs.pressure
         tel.update(world, events)
@@ -361,11 +364,12 @@ class Director:
         error: str = "",
         guarded: dict[str, str] | None = None,
     ) -> None:
+        spawns = self.spawn_log.take()  # the spawns since the last decision, by cause
         if self._recording(world):
             assert self.trajectory is not None
             tick = world.tick
             rec = decision_record(req, reply, status, applied_tick=tick, vp=vp, error=error, guarded=guarded)
-            self.trajectory.decision(rec)
+            self.trajectory.decision(rec.model_copy(update={"spawns": spawns}))
 
     def _recording(self, world: World) -> bool:
         """Whether the trajectory still records: past ``MAX_TICK`` (a session longer than a replay may run,

@@ -166,7 +166,7 @@ def no_boss(world: World) -> str | None:
 
 def spawn_boss(world: World, placer: SpawnPlacer) -> None:
     x, y = placer.position(world)
-    world.spawn_enemy("boss", x, y, source="director")
+    world.spawn_enemy("boss", x, y, source="event")
 
 
 def spawn_swarm(world: World, placer: SpawnPlacer) -> None:
@@ -175,7 +175,7 @@ def spawn_swarm(world: World, placer: SpawnPlacer) -> None:
         angle = placer.side_angle(world.rng)
         for _ in range(MAX_GROUP):
             x, y = placer.position(world, angle)
-            world.spawn_enemy(prefab, x, y, source="director")
+            world.spawn_enemy(prefab, x, y, source="event")
 
 
 def surround_size(wave: int) -> int:
@@ -209,7 +209,7 @@ def spawn_ring(world: World, n: int, start: float, depth: float, offset: float =
     ring)."""
     for i in range(n):
         x, y = edge_point(world, start + 2.0 * math.pi * (i + offset) / n, depth, SURROUND_WALL)
-        world.spawn_enemy(SURROUND_PREFAB, x, y, source="director")
+        world.spawn_enemy(SURROUND_PREFAB, x, y, source="event")
 
 
 def drop_supply(world: World, placer: SpawnPlacer) -> None:

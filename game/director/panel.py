@@ -11,6 +11,7 @@ from game.director.plan import DirectorKnobs, DirectorPlan
 from game.director.rules import BEHIND_FILL, CLIMAX_DUE_S, level_cap, strong_read
 from game.director.saturation import NO_SATURATION, Saturation
 from game.director.skill import SkillSignals, label
+from game.director.spawn_log import spawns_text
 from game.director.telemetry import NEVER
 from game.director.watch import describe
 
@@ -62,6 +63,7 @@ class DirectorPanel:
     saturation: Saturation = NO_SATURATION
     watch: str = ""  # the per-tick reflexes in force (``watch.describe``)
     limits: str = ""  # what bounds escalation now (``limits_text``)
+    spawns: str = ""  # the last 30 s of spawns by cause (``spawn_log.spawns_text``)
 
     def skill_text(self) -> str:
         """F10: the skill estimate, e.g. ``0.62 average``."""
@@ -149,4 +151,5 @@ def build_panel(d: Director, world: World) -> DirectorPanel:
         saturation=d.saturation,
         watch="" if static else describe(d.watch.state),
         limits="" if static else limits_text(d, world),
+        spawns=spawns_text(d.spawn_log.recent()),
     )

@@ -162,7 +162,7 @@ def _compare(traj: Trajectory, sink: MemoryTrajectory) -> list[str]:
             got.status,
             got.applied_tick,
             got.commands,
-        ):
+        ) or (rec.spawns and rec.spawns != got.spawns):  # older files recorded no spawns
             out.append(f"decision {rec.seq}: " + "; ".join(decision_differences(rec, got)))
             break
     if len(sink.decisions) != len(traj.decisions):
@@ -202,4 +202,6 @@ def decision_differences(rec: DecisionRecord, got: DecisionRecord) -> list[str]:
                 break
         else:
             out.append(f"{len(rec.commands)} commands recorded, {len(got.commands)} replayed")
+    if rec.spawns and rec.spawns != got.spawns:
+        out += _dict_differences("spawns by ", rec.spawns, got.spawns)
     return out

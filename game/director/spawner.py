@@ -183,7 +183,7 @@ class CreditSpawner:
         self._next = None
         if wave % BOSS_EVERY == 0 and self.knobs.pressure >= BOSS_MIN_PRESSURE:
             x, y = self.placer.position(world)
-            world.spawn_enemy("boss", x, y, source="director")
+            world.spawn_enemy("boss", x, y, source="wave")
 
     def update(self, world: World, dt: float) -> None:
         self.placer.observe(world)
@@ -219,7 +219,7 @@ class CreditSpawner:
         first = world.enemies.n
         for _ in range(size):
             x, y = self.placer.position(world, angle)
-            world.spawn_enemy(card.prefab, x, y, elite=elite, source="director")
+            world.spawn_enemy(card.prefab, x, y, elite=elite, source="bank")
         self.toughen_from(world, first)
         self.credits -= unit * size
         self.spawned += size

@@ -88,6 +88,7 @@ class DecisionRecord(BaseModel):
     error: str = ""
     latency_s: float = 0.0
     guard: dict[str, str] | None = None  # status "guarded": the rule, why, and what the model asked for
+    spawns: dict[str, int] = Field(default_factory=dict)  # enemies spawned since the last decision, by cause
 
 
 class ModeRecord(BaseModel):

@@ -295,7 +295,7 @@ class PlayerWatch:
             side = math.pi / 2 if (i + self.state.nudges) % 2 else -math.pi / 2
             a = side + float(world.rng.normal(0.0, NUDGE_SPREAD))
             x, y = edge_point(world, a, wall=NUDGE_WALL)
-            world.spawn_enemy(card.prefab, x, y, source="director")
+            world.spawn_enemy(card.prefab, x, y, source="reflex")
         spawner.toughen_from(world, first)
         spawner.spawned += size
         self.state.nudges += 1

@@ -4,6 +4,19 @@ director read them. Frozen dataclasses: internal messages, never mutated."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
+
+# Why an enemy appeared: every spawn names one cause (``EnemySpawned.source``; F10 counts the last 30 s).
+SpawnCause = Literal["wave", "bank", "event", "reflex", "split", "mod", "world"]
+SPAWN_CAUSES: dict[str, str] = {
+    "wave": "the wave itself: static difficulty's spawner, and the boss of a boss wave",
+    "bank": "the director's credit bank buying cards",
+    "event": "a director event a plan named (surround, climax, boss, ...)",
+    "reflex": "the director's between-decisions watch (the calm nudge)",
+    "split": "a splitter's children when it dies",
+    "mod": "a Lua mod, the console or an MCP agent",
+    "world": "anything else (a test or a scene that places enemies by hand)",
+}
 
 
 @dataclass(frozen=True)
@@ -13,7 +26,7 @@ class EnemySpawned:
     x: float
     y: float
     elite: bool
-    source: str
+    source: str  # its cause: one of SPAWN_CAUSES
 
 
 @dataclass(frozen=True)

@@ -278,7 +278,7 @@ class World:
         return bool(en.n) and bool(np.isin(en.view("kind"), self.prefabs.boss_kinds).any())
 
     def spawn_enemy(
-        self, prefab: str, x: float, y: float, *, elite: bool = False, source: str = "world"
+        self, prefab: str, x: float, y: float, *, elite: bool = False, source: ev.SpawnCause = "world"
     ) -> int:
         pf = self.prefabs.get(prefab)  # raises UnknownPrefabError naming the allowed ones
         kind = self.prefabs.index(prefab)

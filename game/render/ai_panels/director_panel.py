@@ -48,7 +48,7 @@ GRAPH_H = 110.0
 GRAPH_MIN_H = 40.0
 KNOB_ROW_H = 18.0
 ROW_H = 16.0
-MAX_STATUS_ROWS = 12
+MAX_STATUS_ROWS = 13
 VALUE_X = 74.0  # the STATUS value column, from the panel's inner left edge
 CHAR_W = 6.8  # px per character of the value column's font (narrow, 9 pt)
 VALUE_CHARS = 29  # characters of the value column on the narrow dock
@@ -103,7 +103,8 @@ def status_rows(panel: DirectorPanel, chars: int = VALUE_CHARS) -> list[tuple[st
     # director (#11): the per-tick reflexes, the online skill estimate and what it rests on; knobs at a bound
     # "RESCUE 5s: hits x0.5, no spawns  cap 8  nudges 3" and "clear 53/58 BEHIND, p cap 1.80x, spike 12s
     # ago" are wider than the value column: each wraps over two rows
-    for label, value in (("watch", panel.watch), ("limits", panel.limits)):
+    spawns = f"30s: {panel.spawns}" if panel.spawns else ""  # why enemies appeared, by cause
+    for label, value in (("watch", panel.watch), ("limits", panel.limits), ("spawns", spawns)):
         for i, part in enumerate(wrap_value(value, 2, chars) if value else ()):
             rows.append((label if i == 0 else "", part))
     rows.append(("skill", panel.skill_text()))
