@@ -314,7 +314,7 @@ def _about() -> list[_Raw]:
             f"Every {BOSS_EVERY}th wave brings the boss; "
             "the AI director shapes the pressure as you play (F10).",
             ("wave", "upgrade|coin|shop"),
-            "arena game about what is this play how overview hi hello tell me goal rules start",
+            "arena game about what is this play how overview tell goal rules start",
             "game.sim.config",
         )
     ]

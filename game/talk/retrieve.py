@@ -194,7 +194,7 @@ def _overview(hits: list[Hit]) -> Entry | None:
     """A question that names a topic but no one thing in it ("which mods are there?") scores the topic's
     entries about alike; then the topic's list entry (``<topic>:all``) is the answer, if it is among them."""
     tied = [h for h in hits if h.score >= TIE * hits[0].score]
-    if len(tied) < 2:
+    if len(tied) < 2 or len({h.entry.topic for h in tied}) > 1:  # a tie across topics is no topic question
         return None
     return next((h.entry for h in tied if h.entry.id.endswith(":all")), None)
 

@@ -102,3 +102,17 @@ def test_an_order_takes_the_tool_flow_and_a_question_stays_grounded(text: str, o
     from game.talk.start import is_purchase
 
     assert is_purchase(text, shelf(10)) is order
+
+
+@pytest.mark.parametrize(
+    ("question", "entry"),
+    [
+        ("which mods are there?", "mod:all"),  # a topic and no one thing in it: the topic's list
+        ("what does berserker do?", "mod:berserker"),
+        ("what enemies are there?", "enemy:all"),
+        ("what is this game?", "game:about"),  # a tie across topics is not a topic question
+        ("hi, what can you tell me about this arena?", "game:about"),
+    ],
+)
+def test_a_topic_question_gets_its_list_and_a_named_thing_its_entry(question: str, entry: str) -> None:
+    assert chat_grounding(question, knowledge_index()).intent == entry
