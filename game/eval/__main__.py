@@ -206,8 +206,9 @@ def main(argv: list[str] | None = None) -> int:
 
             roles = {r.strip() for r in args.roles.split(",") if r.strip()} or None
             backends = [b.strip() for b in args.backends.split(",") if b.strip()]
-            return run_talk(backends, legacy=args.legacy, roles=roles, limit=args.limit, split=args.split,
-                            out=args.out)
+            return run_talk(
+                backends, legacy=args.legacy, roles=roles, limit=args.limit, split=args.split, out=args.out
+            )
         status = _decisions("rules", SHIPPED_SCENARIOS, 60.0, None)
         sys.stdout.write("\n")
         _backend_table(args.llm_backends)
