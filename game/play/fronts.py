@@ -45,7 +45,22 @@ def _buy(service: ShopService | None, item: str) -> dict[str, Any]:
     return asdict(receipt)
 
 
-class HeadlessFront:
+class _Shop:
+    """The shop side both fronts share: the session's shop service (None: a game without a shop)."""
+
+    service: ShopService | None
+
+    def shop_open(self) -> bool:
+        return self.service is not None and self.service.shop.open
+
+    def shop_buy(self, world: World, item: str) -> dict[str, Any]:
+        return _buy(self.service, item)
+
+    def coins(self) -> int | None:
+        return None if self.service is None else self.service.shop.purse.balance
+
+
+class HeadlessFront(_Shop):
     def __init__(
         self, shop: ShopService | None, bot: str | None = None, starter: Callable[[int], None] | None = None
     ) -> None:
@@ -65,12 +80,6 @@ class HeadlessFront:
             self.service.shop.open = True  # the window shows the shop now; headless waits for next_wave too
         return key
 
-    def shop_open(self) -> bool:
-        return self.service is not None and self.service.shop.open
-
-    def shop_buy(self, world: World, item: str) -> dict[str, Any]:
-        return _buy(self.service, item)
-
     def next_wave(self, world: World) -> None:
         if self.service is not None:
             self.service.shop.open = False
@@ -81,11 +90,8 @@ class HeadlessFront:
     def bot(self) -> str | None:
         return self.bot_name
 
-    def coins(self) -> int | None:
-        return None if self.service is None else self.service.shop.purse.balance
 
-
-class WindowFront:
+class WindowFront(_Shop):
     def __init__(self, app: GameApp, shop: ShopService | None) -> None:
         self.app = app
         self.service = shop
@@ -100,12 +106,6 @@ class WindowFront:
         if not self.app.upgrade.pick(index):
             raise PlayRefused("player_input", "the upgrade screen refused the pick")
         return key
-
-    def shop_open(self) -> bool:
-        return self.service is not None and self.service.shop.open
-
-    def shop_buy(self, world: World, item: str) -> dict[str, Any]:
-        return _buy(self.service, item)
 
     def next_wave(self, world: World) -> None:
         from game.views.shop import ShopView
@@ -122,6 +122,3 @@ class WindowFront:
 
     def bot(self) -> str | None:
         return self.app.options.bot
-
-    def coins(self) -> int | None:
-        return None if self.service is None else self.service.shop.purse.balance

@@ -129,3 +129,21 @@ async def refused(c: Client, tool: str, **args: Any) -> str:
     text = r.content[0].text if r.content and hasattr(r.content[0], "text") else ""
     assert r.is_error, f"{tool} {args} was not refused: {text[:300]}"
     return text
+
+
+@contextlib.contextmanager
+def headless_loop(session: Any, options: Any, seed: int) -> Iterator[Any]:
+    """The real headless play loop on a thread, for ``session``; stopped and closed on exit."""
+    import threading
+
+    from game.play.headless import run_play_headless
+
+    stop = threading.Event()
+    loop = threading.Thread(target=run_play_headless, args=(session, options, seed, stop), daemon=True)
+    loop.start()
+    try:
+        yield session
+    finally:
+        stop.set()
+        loop.join(10)
+        session.close()

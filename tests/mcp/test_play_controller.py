@@ -4,17 +4,16 @@ the main-loop queue). Exactness of steps, sequences, Lua conditions, and the ref
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from play_glue import headless_loop
 
 from coreai.errors import PlayRefused
 from coreai.tools.base import ToolContext
 from game.ai.session import AiSession
 from game.options import LaunchOptions
-from game.play.headless import run_play_headless
 from game.sim.config import PLAYER_BASE, TICK_HZ
 
 pytestmark = pytest.mark.timeout(60)
@@ -28,15 +27,8 @@ def played(saves_dir: Any) -> Iterator[AiSession]:
     options = LaunchOptions(headless=True, frozen=True, seed=5)
     session = AiSession(options, settings=settings, configure_logs=False)
     session.play.runs.record_inputs = True  # as with --mcp: runs can be replayed and forked
-    stop = threading.Event()
-    loop = threading.Thread(target=run_play_headless, args=(session, options, 5, stop), daemon=True)
-    loop.start()
-    try:
-        yield session
-    finally:
-        stop.set()
-        loop.join(10)
-        session.close()
+    with headless_loop(session, options, 5) as running:
+        yield running
 
 
 def use(session: AiSession, tool: str, **args: Any) -> dict[str, Any]:

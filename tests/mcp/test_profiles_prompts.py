@@ -7,7 +7,6 @@ from __future__ import annotations
 import base64
 import io
 import json
-import threading
 from collections.abc import Iterator
 from typing import Any
 
@@ -17,10 +16,10 @@ import pytest
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 from PIL import Image
+from play_glue import headless_loop
 
 from game.ai.session import AiSession
 from game.options import LaunchOptions
-from game.play.headless import run_play_headless
 
 pytestmark = pytest.mark.timeout(60)
 TOKEN = "profile-token-0123456789abcdef"
@@ -44,15 +43,8 @@ def served(saves_dir: Any) -> Iterator[AiSession]:
         return out.getvalue()
 
     session.screenshot = noisy_frame
-    stop = threading.Event()
-    loop = threading.Thread(target=run_play_headless, args=(session, options, 3, stop), daemon=True)
-    loop.start()
-    try:
-        yield session
-    finally:
-        stop.set()
-        loop.join(10)
-        session.close()
+    with headless_loop(session, options, 3) as running:
+        yield running
 
 
 async def _client(url: str) -> Any:
