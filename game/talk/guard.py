@@ -9,7 +9,10 @@ replaced by the grounded template (``TalkTurn``), and the panel says so in small
 - ``shelf``: it names a price or number the data does not have, gives an item another item's price or
   effect, or states an amount in coins (or a percentage, or HP) that no fact holds.
 - ``invented``: it names something (a capitalised word inside a sentence) that neither the question nor
-  the facts mention: an invented item, enemy or place.
+  the facts mention (an invented item, enemy or place), or it adds more than ``NEW_WORDS_MAX`` content words
+  that the question, the grounded answer and its context never use: the model's task is to rephrase the
+  grounded answer, and what it adds beyond that ("a legendary spaceship") is made up (small talk, which
+  has no facts, is exempt).
 - ``length``: longer than the panel's room, or empty.
 """
 
@@ -109,12 +112,45 @@ def _unit(word: str) -> str:
     return "%" if w in ("%", "percent") else "hp" if w == "hp" else "coin"
 
 
+NEW_WORDS_MAX = 2  # content words a rephrasing may add that the question and the grounded answer never use
+_CONTENT = re.compile(r"[a-z]{4,}")
+# words any rephrasing may use: function words and the voice of a shopkeeper or an announcer
+_PLAIN_TEXT = """
+    about also been before being both came come comes could does doing done down each even ever every
+    from gets give gives goes going gone good great have having here into just keep keeps kind know like
+    made make makes many might more most much must need needs next only other over really right same
+    should show shows some such sure take takes than that thats their them then there these they thing
+    things this those through today very want wants well were what when where which while will with
+    would your yours youre youll friend friends traveler welcome course indeed certainly fine nice
+    help helps press tell tells find found look looks able enough once still around away back
+"""
+_PLAIN = frozenset(_PLAIN_TEXT.split())
+
+
+def _stem(word: str) -> str:
+    for end in ("ing", "es", "ed", "s"):
+        if len(word) > len(end) + 3 and word.endswith(end):
+            return word[: -len(end)]
+    return word
+
+
 def _invented(reply: str, g: Grounding) -> str:
     known = norm(f"{g.question} {g.template} {g.context}")
     for m in _NAME.finditer(reply):
         word = m.group(1)
         if word not in _ALWAYS and word.lower() not in known:
             return f"names {word!r}"
+    if not g.facts:  # small talk: no facts to distort, and the voice is the point
+        return ""
+    seen = {_stem(w) for w in _CONTENT.findall(known.replace("'", ""))}
+    new = [
+        w
+        for w in _CONTENT.findall(reply.lower().replace("'", ""))
+        if w not in _PLAIN and _stem(w) not in seen
+    ]
+    new = list(dict.fromkeys(new))
+    if len(new) > NEW_WORDS_MAX:
+        return "adds what the data does not say: " + ", ".join(repr(w) for w in new[:4])
     return ""
 
 

@@ -218,6 +218,22 @@ def _weapons() -> list[_Raw]:
                 "assets/weapons/weapons.json",
             )
         )
+    from game.sim.weapon_data import MAX_SLOTS, STARTING_WEAPON
+
+    start = data[STARTING_WEAPON]["name"]
+    plain = [w["name"] for w in data.values() if not w.get("evolved")]
+    out.append(
+        _Raw(
+            "weapon:all",
+            "weapons",
+            "Weapons",
+            f"You start with the {start} and hold up to {MAX_SLOTS} weapons; upgrade picks offer new ones "
+            f"({', '.join(plain)}) and a weapon at max level evolves with its passive.",
+            (str(MAX_SLOTS), start),
+            "weapon weapons gun guns how many carry hold slots list which",
+            "assets/weapons/weapons.json",
+        )
+    )
     return out
 
 
@@ -229,7 +245,7 @@ def _upgrades() -> list[_Raw]:
             f"upgrade:{u.key}",
             "upgrades",
             u.name,
-            f"The {u.name} upgrade gives {u.description}.",
+            f"The {u.name} upgrade: {u.description}.",
             (u.name,),
             f"{u.key.replace('_', ' ')} upgrade passive level up stat",
             "game.sim.upgrades",

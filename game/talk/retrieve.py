@@ -116,6 +116,7 @@ SYNONYMS = {
 }
 MIN_SCORE = 1.2
 DOC_WEIGHT = 0.8  # the skill docs' paragraphs count less than the game's data and the F1 help
+MOD_WEIGHT = 0.8  # a shipped mod's entry counts less than the base game's: mods are optional
 
 
 def stem(w: str) -> str:
@@ -176,7 +177,8 @@ class KnowledgeIndex:
                     )
             if score > 0:
                 doc_text = ":" in entry.id and "." in entry.id.split(":", 1)[1]  # a skill-doc paragraph
-                hits.append(Hit(entry, score * (DOC_WEIGHT if doc_text else 1.0)))
+                a_mod = entry.id.startswith("mod:") and entry.id != "mod:all"  # optional: may be off
+                hits.append(Hit(entry, score * (DOC_WEIGHT if doc_text else MOD_WEIGHT if a_mod else 1.0)))
         hits.sort(key=lambda h: -h.score)
         return hits[:k]
 

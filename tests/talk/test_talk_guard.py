@@ -104,3 +104,19 @@ def test_a_reply_that_names_the_key_but_not_what_it_does_is_replaced() -> None:
     assert not nonsense.ok and "facts" in nonsense.reasons
     assert check("F10 opens the director panel.", g, LIMITS).ok
     assert check(g.template, g, LIMITS).ok
+
+
+def test_a_rephrasing_that_adds_what_the_data_does_not_say_is_replaced() -> None:
+    """The bundled model called the Exploder "a legendary spaceship with incredible speed and agility"."""
+    from game.talk.retrieve import chat_grounding
+    from game.talk.start import knowledge_index
+
+    g = chat_grounding("what does the exploder do?", knowledge_index())
+    made_up = check(
+        "The Exploder, a legendary spaceship with incredible speed and agility, explodes: 28 HP, "
+        "hits for 28.",
+        g,
+        LIMITS,
+    )
+    assert not made_up.ok and "invented" in made_up.reasons and "spaceship" in made_up.detail
+    assert check("Watch out: the Exploder rushes in and explodes. 28 HP, hits for 28.", g, LIMITS).ok
