@@ -13,11 +13,13 @@ replaced by the grounded template (``TalkTurn``), and the panel says so in small
   that the question, the grounded answer and its context never use: the model's task is to rephrase the
   grounded answer, and what it adds beyond that ("a legendary spaceship") is made up (small talk, which
   has no facts, is exempt).
+- ``voice``: it repeats the asker's own first-person words ("... can heal me"): it speaks as the player.
 - ``length``: longer than the panel's room, or empty.
 """
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass
 
@@ -165,6 +167,21 @@ _WORD_AMOUNT = re.compile(
 _MONEY = re.compile(r"\$|\bdollars?\b|\bcents?\b|\beuros?\b", re.I)
 
 
+# the asker's object and possessive words (a shopkeeper says "I have" too, so not "I")
+_FIRST_PERSON = frozenset({"me", "my", "mine", "myself"})
+
+
+def _as_asker(reply: str, g: Grounding) -> str:
+    """The asker's first-person words ("heal me", "my coins") repeated in the reply: the reply speaks as the
+    player instead of to them."""
+    q = re.findall(r"[a-z']+", g.question.lower())
+    said = " " + " ".join(re.findall(r"[a-z']+", reply.lower())) + " "
+    for a, b in itertools.pairwise(q):
+        if (a in _FIRST_PERSON) != (b in _FIRST_PERSON) and f" {a} {b} " in said:
+            return f"speaks as the asker ({a} {b})"
+    return ""
+
+
 def _digits(text: str) -> str:
     """Amounts in words as digits ("one coin" -> "1 coin"), so the unit checks see them."""
     return _WORD_AMOUNT.sub(lambda m: _NUMBER_WORDS[m.group(1).lower()], text)
@@ -201,6 +218,10 @@ def check(reply: str, g: Grounding, limits: Limits) -> Verdict:
     if invented:
         reasons.append("invented")
         details.append(invented)
+    echoed = _as_asker(text, g)
+    if echoed:
+        reasons.append("voice")
+        details.append(echoed)
     if len(text) > limits.max_chars or len(sentences(text)) > limits.max_sentences + 1:
         reasons.append("length")
     return Verdict(not reasons, tuple(reasons), "; ".join(details))

@@ -125,6 +125,15 @@ def _about(w: Ware, lead: str, coins: int) -> str:
     return f"{lead} the {w.name} for {_coins(w.price)}: {does}. {_afford_sentence(w, coins)}"
 
 
+def _item_facts(w: Ware) -> tuple[str, ...]:
+    """What an answer about one item must hold: its name, and its price and what it does (the amount in its
+    effect, e.g. 40 for "heals 40 HP"), or that it is sold out."""
+    if w.stock <= 0:
+        return (w.name, "sold out")
+    amount = re.search(r"\d+", w.effect)
+    return (w.name, str(w.price), *((amount.group(0),) if amount else ()))
+
+
 def merchant_grounding(question: str, shelf: ShelfView) -> Grounding:
     intent = intent_of(question, shelf)
     coins = shelf.coins
@@ -133,7 +142,7 @@ def merchant_grounding(question: str, shelf: ShelfView) -> Grounding:
     if intent == "named":
         w = _named(question, shelf)[0]
         template = _about(w, "That is", coins)
-        facts = (w.name, str(w.price)) if w.stock else (w.name, "sold out")
+        facts = _item_facts(w)
     elif intent in {t for t, _ in TAG_WORDS}:
         tagged = [w for w in shelf.wares if intent in w.tags]
         if not tagged:
@@ -145,15 +154,15 @@ def merchant_grounding(question: str, shelf: ShelfView) -> Grounding:
                 intent, "For that I have"
             )
             template = _about(w, lead, coins)
-            facts = (w.name, str(w.price)) if w.stock else (w.name, "sold out")
+            facts = _item_facts(w)
     elif intent == "cheapest":
         w = min(stocked or shelf.wares, key=lambda x: x.price)
         template = _about(w, "My cheapest is", coins)
-        facts = (w.name, str(w.price))
+        facts = _item_facts(w)
     elif intent == "dearest":
         w = max(stocked or shelf.wares, key=lambda x: x.price)
         template = _about(w, "My priciest is", coins)
-        facts = (w.name, str(w.price))
+        facts = _item_facts(w)
     elif intent == "afford":
         can = sorted((w for w in stocked if w.price <= coins), key=lambda x: x.price)
         if can:

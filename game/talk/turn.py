@@ -34,6 +34,7 @@ REASON_WORDS = {
     "facts": "missed the facts",
     "shelf": "got a price or number wrong",
     "invented": "named something the game does not have",
+    "voice": "spoke as if it were you",
     "length": "did not fit",
     "failed": "failed",
     "late": "was too slow",

@@ -120,3 +120,12 @@ def test_a_rephrasing_that_adds_what_the_data_does_not_say_is_replaced() -> None
     )
     assert not made_up.ok and "invented" in made_up.reasons and "spaceship" in made_up.detail
     assert check("Watch out: the Exploder rushes in and explodes. 28 HP, hits for 28.", g, LIMITS).ok
+
+
+def test_a_reply_that_speaks_as_the_player_or_drops_what_the_item_does_is_replaced() -> None:
+    """The bundled model told a player with 10 coins: "The only thing that can heal me is a medkit for 6
+    coins." It speaks as the player and leaves out what the Medkit heals."""
+    g = merchant_grounding("anything to heal me?", shelf())
+    verdict = check("The only thing that can heal me is a medkit for 6 coins.", g, LIMITS)
+    assert not verdict.ok and {"facts", "voice"} <= set(verdict.reasons)
+    assert check("I have the Medkit: 6 coins, and it heals 40 HP. You can afford it.", g, LIMITS).ok
