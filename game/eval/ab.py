@@ -20,7 +20,7 @@ import json
 import math
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from game.bot import LADDER
@@ -69,7 +69,6 @@ class RunResult:
     minute_bored: tuple[float, ...] = ()
     peak_windows: int = 0
     peak_windows_hit: int = 0
-    extra: dict[str, float] = field(default_factory=dict)
 
     @property
     def deaths(self) -> int:
@@ -231,9 +230,9 @@ def _ratio(director: float, static: float) -> str:
     return f"{director / static:5.2f}x"
 
 
-def _per_minute(rs: Sequence[RunResult], pick: str) -> list[float]:
-    """Mean per minute over the runs (a minute counts the runs that reached it)."""
-    rows = [getattr(r.exp, pick) if pick.startswith("minute_e") else getattr(r, pick) for r in rs]
+def _per_minute(rs: Sequence[RunResult]) -> list[float]:
+    """The empty share per minute, mean over the runs (a minute counts the runs that reached it)."""
+    rows = [r.exp.minute_empty for r in rs]
     longest = max((len(v) for v in rows), default=0)
     return [_mean([v[i] for v in rows if len(v) > i]) for i in range(longest)]
 
@@ -314,8 +313,8 @@ def _per_minute_block(
     lines = ["", "Empty screen per minute, % (mean over seeds), static>director:"]
     cols = {
         sk: (
-            _per_minute([r for r in results if r.skill == sk and r.mode == STATIC], "minute_empty"),
-            _per_minute([r for r in results if r.skill == sk and r.mode == mode], "minute_empty"),
+            _per_minute([r for r in results if r.skill == sk and r.mode == STATIC]),
+            _per_minute([r for r in results if r.skill == sk and r.mode == mode]),
         )
         for sk in table
     }
