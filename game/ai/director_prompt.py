@@ -16,9 +16,9 @@ from typing import Any
 
 from game.director.knobs import KNOBS, MIX_WEIGHT, PLAN_KNOBS, Knob
 from game.director.plan import plan_json_schema
-from game.director.rules import BOSS_LOW_HP, LOW_HP, RECENT_DEATH_S
 from game.director.source import DirectorSituation
 from game.director.telemetry import NEVER
+from game.director.tuning import TUNING
 
 LARGE_CONTEXT = 16384  # from this window up, the model gets the full JSON situation
 HEADROOM = 0.25  # the part of n_ctx a request leaves free
@@ -77,12 +77,10 @@ def _num(x: float) -> str:
 def _flags(s: DirectorSituation) -> list[str]:
     snap = s.snapshot
     flags = []
-    if snap.seconds_since_death < RECENT_DEATH_S:
+    if snap.seconds_since_death < TUNING.plan.recent_death_s:
         flags.append("recovering from a death")
-    if snap.hp_fraction < LOW_HP:
-        flags.append("low HP")
-    if snap.boss_alive and snap.hp_fraction < BOSS_LOW_HP:
-        flags.append("boss fight at low HP")
+    if snap.hp_fraction < TUNING.plan.low_hp:
+        flags.append("low HP" + (" in a boss fight" if snap.boss_alive else ""))
     return flags
 
 

@@ -3,9 +3,8 @@
 Damage by source ("contact" from enemies touching the player, "projectile" from ranged enemies' shots,
 anything a mod names), shots fired and shots that hit, kills and spawns per prefab, the lowest HP reached,
 and how the player moved (``step``, once per tick: the distance walked and the ticks it stood still, i.e.
-within ``planted.PLANTED_PX`` of where it stopped for ``STILL_S`` s or more, read by ``planted.Feet`` as
-the director's planted reflex reads it). Plain data, no world reference: it is
-read after the run is over.
+within ``read.STILL_PX`` of where it stopped for ``STILL_S`` s or more, read by the director's own
+``read.Feet``). Plain data, no world reference: it is read after the run is over.
 """
 
 from __future__ import annotations
@@ -16,10 +15,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from game.director.planted import PLANTED_S as STILL_S
-from game.director.planted import Feet
+from game.director.read import Feet
 from game.sim import events as ev
 from game.sim.config import TICK_HZ
+
+STILL_S = 1.5  # standing within read.STILL_PX of one spot this long counts as standing still
 
 
 @dataclass

@@ -1,52 +1,58 @@
-"""The AI director: owns telemetry, intensity, pacing and the credit spawner, and applies plans from a source.
+"""The director's loop: read → decide → act, once per simulation tick on the main thread.
 
-Call ``director.on_tick(world)`` once per simulation tick on the main thread (after ``world.step``) and build
-the world with ``spawner=director.spawner``. Decisions are requested every ``DECISION_INTERVAL_S`` s of game
-time and at once on a wave start, a player death, a new Build Up or a mode switch. ``source.request`` returns
-a future; the director polls it each tick and keeps running the last plan meanwhile. Latest wins: a scheduled
-request or a soft cue (``request_now(supersede=False)``: a wave start, a new Build Up) waits while one younger
-than ``PENDING_MAX_S`` is in flight; an urgent one (a death, a mode switch) supersedes it; a superseded reply
-is never applied. Replies go through ``pipeline.py`` (validation, guard, record); a rejected or failed one is
-logged and counted, the previous plan keeps running.
-``watch.PlayerWatch`` acts every tick between decisions. Modes: ``static`` (the ``WaveSpawner``), ``rules``,
-any ``register_source`` one; ``set_mode``/F6 switch.
+Call ``director.on_tick(world)`` after ``world.step`` and build the world with ``spawner=director.spawner``.
+
+- **Read**: ``read.Reader`` folds the tick into one ``PlayerRead`` (telemetry, intensity, pacing, HP and its
+  fall, kill pace, what is in view).
+- **Decide**: every ``DECISION_INTERVAL_S`` of game time, and at once on a death, a new Build Up, the bar
+  starting to fall, a wave start or a mode switch, the active plan source (rules, an LLM, MCP, a replay)
+  gets a ``PlanRequest`` and returns a future; the director polls it each tick and keeps the last plan
+  meanwhile. Latest wins: a soft cue waits while a request younger than ``PENDING_MAX_S`` is in flight, an
+  urgent one (a death, a mode switch) supersedes it. Replies go through ``pipeline.py`` (validation, guard,
+  record). Between decisions the reflexes (``reflexes.py``) return adjustments.
+- **Act**: ``act.Actuator`` alone applies the knobs and the adjustments: spawner limits and the world's
+  player-facing multipliers.
+
+Modes: ``static`` (the ``WaveSpawner``, no director), ``rules``, any ``register_source`` one;
+``set_mode``/F6 switch.
 """
 
 from __future__ import annotations
 
 import json
 from collections import deque
+from collections.abc import Callable
 from typing import Any
 
 from loguru import logger
 
 from coreai.errors import SettingsError, ToolArgumentError
+from game.director.act import Actuator
 from game.director.events import EventRegistry
 from game.director.intensity import IntensityTracker
 from game.director.memory import DirectorMemory
-from game.director.pacing import Pacing, PacingState
-from game.director.panel import HISTORY_HZ, DirectorPanel, IntensityHistory, build_panel
+from game.director.pacing import Pacing
+from game.director.panel import HISTORY_HZ, DirectorPanel, IntensityHistory, acted_text, limits_text
 from game.director.pipeline import Pending, collect, decision_record, vet_reply
 from game.director.plan import DirectorKnobs, DirectorPlan
+from game.director.read import PlayerRead, Reader
+from game.director.reflexes import Grace, Rescue
 from game.director.routing import DirectorSpawner
 from game.director.rules import RulesSource
 from game.director.saturation import Saturation, log_changes, saturation
 from game.director.source import DirectorSituation, PlanReply, PlanRequest, PlanSource
-from game.director.spawn_log import SpawnLog
-from game.director.spawner import CreditSpawner, clear_cap_for
+from game.director.spawn_log import SpawnLog, spawns_text
+from game.director.spawner import CreditSpawner
 from game.director.telemetry import NEVER, Telemetry
 from game.director.trajectory import MAX_TICK, DecisionStatus, TrajectorySink
+from game.director.tuning import Tuning, preset_names, tuning
 from game.director.validate import ValidatedPlan
-from game.director.watch import PlayerWatch
-from game.sim.config import DT, TICK_HZ
+from game.sim.config import TICK_HZ
 from game.sim.spawner import WaveSpawner
 from game.sim.world import World
 
 STATIC = "static"
 DECISION_INTERVAL_S = 10.0
-EARLY_DECISION_S = 60.0  # in the first minute of a run ...
-EARLY_INTERVAL_FRACTION = 0.5  # ... decisions come twice as often (the skill estimate moves fastest then)
-OPENING_PRESSURE = 0.6  # a run starts gently; the first plans raise it within seconds for a coasting player
 PENDING_MAX_S = 25.0  # a scheduled request supersedes one in flight this old (or past its source's deadline)
 MAX_ANNOUNCEMENTS = 8
 
@@ -62,7 +68,9 @@ class Director:
         trajectory: TrajectorySink | None = None,
         events: EventRegistry | None = None,
         decision_interval_s: float = DECISION_INTERVAL_S,
+        difficulty: Callable[[], str] | None = None,
     ) -> None:
+        self.difficulty = difficulty or (lambda: "normal")  # the player's preset (its tuning overlay)
         self.events = events if events is not None else EventRegistry()
         self.memory = memory if memory is not None else DirectorMemory()
         self.trajectory = trajectory
@@ -83,15 +91,17 @@ class Director:
         if getattr(self, "_pending", None) is not None:
             self._drop_pending("new run")
         self.seed = seed
-        self.telemetry = Telemetry()
+        t = self.tuning
+        self.reader = Reader(seed, t)
+        self.read: PlayerRead | None = None
         self.spawn_log = SpawnLog()
-        self.intensity = IntensityTracker()
-        self.pacing = Pacing(seed)
         self.events.new_run()
-        self.credit_spawner = CreditSpawner(DirectorKnobs(pressure=OPENING_PRESSURE))
+        self.credit_spawner = CreditSpawner(DirectorKnobs(danger=t.plan.opening_danger), t)
         self.static_spawner = WaveSpawner()
-        self.spawner = DirectorSpawner(self)
-        self.watch = PlayerWatch(self.credit_spawner)
+        self.spawner = DirectorSpawner(self.active_spawner, self.request_now)
+        self.grace, self.rescue = Grace(t), Rescue(t)
+        self.actuator = Actuator(t)
+        self._fall_cue = -1e9  # game time the falling bar last asked for a decision
         self._history = IntensityHistory()
         self._announce: deque[str] = deque(maxlen=MAX_ANNOUNCEMENTS)
         self._pending: Pending | None = None
@@ -118,6 +128,23 @@ class Director:
     def knobs(self) -> DirectorKnobs:
         return self.credit_spawner.knobs
 
+    @property
+    def tuning(self) -> Tuning:
+        name = self.difficulty()
+        return tuning(name if name in preset_names() else "normal")
+
+    @property
+    def telemetry(self) -> Telemetry:
+        return self.reader.telemetry
+
+    @property
+    def intensity(self) -> IntensityTracker:
+        return self.reader.intensity
+
+    @property
+    def pacing(self) -> Pacing:
+        return self.reader.pacing
+
     def modes(self) -> tuple[str, ...]:
         return (STATIC, *self._sources)
 
@@ -138,11 +165,9 @@ class Director:
         if self._pending is not None:
             self._drop_pending("mode switch")
         self._urgent = True
-        if world is not None:
-            world.set_param("pickup_rate_mult", 1.0 if name == STATIC else self.knobs.pickup_rate)
-            if self._recording(world):
-                assert self.trajectory is not None
-                self.trajectory.mode(world.tick, name)
+        if world is not None and self._recording(world):
+            assert self.trajectory is not None
+            self.trajectory.mode(world.tick, name)
 
     def cycle_mode(self, world: World | None = None) -> str:
         modes = self.modes()
@@ -173,28 +198,29 @@ class Director:
         if self._carry:
             events, self._carry = [*self._carry, *events], []
         self.spawn_log.add(world.time, events)
-        tel = self.telemetry
-        tel.pressure = 1.0 if self._mode == STATIC else self.knobs.pressure
-        tel.update(world, events)
-        value = self.intensity.update(
-            events, hp_fraction=tel.hp_fraction, max_hp=tel.max_hp, engaged=tel.engaged, dt=DT
-        )
-        before = self.pacing.state
-        self.credit_spawner.pacing = self.pacing.update(value, DT)
-        self.credit_spawner.clear_cap = clear_cap_for(tel.kills_per_min)
-        new_build_up = self.pacing.state is not before and self.pacing.state is PacingState.BUILD_UP
-        if self.pacing.state is not before and self.pacing.state is PacingState.SUSTAIN_PEAK:
+        static = self._mode == STATIC
+        read = self.read = self.reader.update(world, events, 1.0 if static else self.knobs.pressure)
+        if read.new_peak:
             self.events.note_peak(world.time)
-        if tel.died or new_build_up:  # decide now; a reply in flight still lands first unless the player died
-            self.request_now(supersede=tel.died)
+        falling = (
+            read.falling and read.time - self._fall_cue >= self.tuning.read.fall_s
+        )  # again while it falls
+        if falling:
+            self._fall_cue = read.time
+        if read.died or read.new_build_up or falling:
+            self.request_now(
+                supersede=read.died
+            )  # a reply in flight still lands first unless the player died
         if world.tick % (TICK_HZ // HISTORY_HZ) == 0:
-            self._history.add(world.time, value, self.pacing.state)
-        self.watch.tick(self, world)
-        if self._mode == STATIC:
+            self._history.add(world.time, read.intensity, read.pacing)
+        if static:
+            self.actuator.off(world, self.credit_spawner)
             return
-        self._poll(world)
+        adjustments = [self.grace.tick(read, world), self.rescue.tick(read, world)]  # read -> reflexes
+        self._poll(world)  # decide: a plan that landed sets the knobs
         if self._urgent or world.time >= self._next_at:
             self._request(world)
+        self.actuator.act(world, read, self.knobs, adjustments, self.credit_spawner, self.events)  # act
 
     def situation(self, world: World) -> DirectorSituation:
         return DirectorSituation(
@@ -218,11 +244,11 @@ class Director:
         if pending is not None:
             young = world.time - pending.asked_at < max(PENDING_MAX_S, self._deadline(pending))
             if young and not self._urgent:
-                self._next_at = world.time + self._interval(world)
+                self._next_at = world.time + self.decision_interval_s
                 return
             self._drop_pending("a newer request")
         self._urgent = False
-        self._next_at = world.time + self._interval(world)
+        self._next_at = world.time + self.decision_interval_s
         self._seq += 1
         trace = f"dir-s{self.seed}-{self._seq:04d}"
         req = PlanRequest(seq=self._seq, trace_id=trace, tick=world.tick, situation=self.situation(world))
@@ -234,9 +260,6 @@ class Director:
             return
         self._pending = Pending(req, future, source.name, world.time)
         self._poll(world)
-
-    def _interval(self, world: World) -> float:
-        return self.decision_interval_s * (EARLY_INTERVAL_FRACTION if world.time < EARLY_DECISION_S else 1.0)
 
     def _drop_pending(self, why: str) -> None:
         p = self._pending
@@ -328,9 +351,9 @@ class Director:
         for cmd in commands:
             op = cmd["op"]
             if op == "set_knobs":
-                knobs = DirectorKnobs.model_validate({k: v for k, v in cmd.items() if k != "op"})
-                self.credit_spawner.knobs = knobs
-                world.set_param("pickup_rate_mult", knobs.pickup_rate)
+                self.credit_spawner.knobs = DirectorKnobs.model_validate(
+                    {k: v for k, v in cmd.items() if k != "op"}
+                )
             elif op == "burst":
                 self.credit_spawner.burst(world, float(cmd["credits"]))
             elif op == "event":
@@ -383,10 +406,6 @@ class Director:
         return True
 
     # ------------------------------------------------------------------ what the UI reads
-    def announce(self, line: str) -> None:
-        """Queue a line for the announcer toast (the watch's hints to the player)."""
-        self._announce.append(line)
-
     def pop_announcements(self) -> list[str]:
         """Announcer lines that landed since the last call (for the toast), oldest first."""
         out = list(self._announce)
@@ -408,4 +427,40 @@ class Director:
         return max(0.0, self._next_at - world.time)
 
     def panel(self, world: World) -> DirectorPanel:
-        return build_panel(self, world)
+        """The F10 panel's view of the director now (main thread)."""
+        static = self.mode == STATIC
+        acted = self.actuator.state
+        return DirectorPanel(
+            mode=self.mode,
+            modes=self.modes(),
+            backend=self.backend,
+            intensity=self.intensity.value,
+            pacing=self.pacing.state,
+            pacing_s=self.pacing.time_in_state,
+            history=self.history.samples(),
+            knobs=self.knobs,
+            credits=self.credit_spawner.credits,
+            credits_per_s=0.0 if static else self.credit_spawner.credits_per_second(world),
+            last_plan=self.last_plan,
+            last_reason=self.last_reason,
+            last_clamped=self.last_clamped,
+            last_error=self.last_error,
+            latency_s=self.latency_s,
+            trace_id=self.trace_id,
+            accepted=self.accepted,
+            rejected=self.rejected,
+            failed=self.failed,
+            superseded=self.superseded,
+            overridden=self.overridden,
+            prompt=self.prompt_line(),
+            pending=self.pending,
+            last_announcer=self.last_announcer,
+            memory=tuple(self.memory.notes()),
+            next_decision_in=self.next_decision_in(world),
+            skill=self.telemetry.skill.value,
+            skill_signals=self.telemetry.skill.last,
+            saturation=self.saturation,
+            watch="" if static else acted_text(acted),
+            limits="" if static else limits_text(acted, world.enemies.n),
+            spawns=spawns_text(self.spawn_log.recent()),
+        )

@@ -13,10 +13,6 @@ The ring is made first of the enemies trailing the player off screen (moved onto
 crowd a kiting player drags behind it, which never reaches it: slow grunts, mostly), with
 ``SURROUND_NEW_MIN`` to ``SURROUND_NEW_MAX`` new runners between them, so it is a peak, not a bigger bank.
 (Left 4 Dead's director likewise moves infected left behind to ahead of the survivors.)
-
-``climax`` (``climax.py``) is the peak a run is owed: two tougher rings at once, for a run that went
-``rules.CLIMAX_DUE_S`` without a Sustain Peak. A handler may keep per-run state: the registry calls its
-``new_run()`` on a new run and its ``note_peak(time)`` on each Sustain Peak, when it has them.
 """
 
 from __future__ import annotations
@@ -29,9 +25,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from coreai.errors import CommandRejected
-from game.director.spawner import MAX_GROUP, SpawnPlacer, edge_point, offscreen_distance
+from game.director.spawner import SpawnPlacer, edge_point, offscreen_distance
 from game.sim.combat import HEALTH
 from game.sim.config import HEALTH_PICKUP_HEAL
+from game.sim.spawner import MAX_GROUP
 from game.sim.world import World
 
 EventHandler = Callable[[World, SpawnPlacer], None]
@@ -80,14 +77,6 @@ class EventRegistry:
                 spawn_surround,
                 cooldown_s=SURROUND_COOLDOWN_S,
                 description="a ring of enemies closes in from every side (for a player who kites)",
-            )
-            from game.director.climax import CLIMAX_COOLDOWN_S, Climax  # climax builds on spawn_surround
-
-            self.register(
-                "climax",
-                Climax(),
-                cooldown_s=CLIMAX_COOLDOWN_S,
-                description="two tougher rings close in at once: the peak a run without one is owed",
             )
 
     def register(

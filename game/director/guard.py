@@ -1,14 +1,12 @@
 """The guard: the director's hard safety rules, applied to every validated plan that a model proposed.
 
 A model may choose freely among safe plans, but never against these rules (the same thresholds as the
-``rules`` policy, ``game.director.rules``):
+``rules`` policy: ``[plan]`` of ``assets/director/tuning.toml``):
 
-* **recovering**: the player died in the last ``RECENT_DEATH_S`` s or is below ``LOW_HP`` HP: never
-  ``raise`` or ``spike``, no event that adds enemies (``supply``, health packs, is always allowed), and no
-  knob moved toward its hard end (a ``hold`` that lifts ``toughness``, ``tier`` or ``elite_chance``, or
-  cuts ``pickup_rate``, is a raise by other means);
-* **boss at low HP**: a boss is alive and the player is below ``BOSS_LOW_HP`` HP: no extra adds (no
-  ``raise``, ``spike``, event or harder knob);
+* **recovering**: the player died in the last ``recent_death_s`` or is below ``low_hp`` HP (in a boss
+  fight too): never ``raise`` or ``spike``, no event that adds enemies (``supply``, health packs, is always
+  allowed), and no knob moved toward its hard end (a ``hold`` that lifts ``danger``, ``toughness``,
+  ``tier`` or ``elite_chance``, or cuts ``pickup_rate``, is a raise by other means);
 * **relax**: the pacing loop is in its relax window: never ``spike``.
 
 A plan that breaks one is overridden: the director applies the ``rules`` plan for the same situation
@@ -27,13 +25,14 @@ from game.director.knobs import PLAN_KNOBS
 from game.director.pacing import PacingState
 from game.director.plan import REASON_MAX, DirectorPlan
 from game.director.source import DirectorSituation
+from game.director.tuning import TUNING
 
 ADDS = frozenset({"raise", "spike"})
 
 
 @dataclass(frozen=True)
 class GuardVerdict:
-    rule: str  # "recovering" | "boss_low_hp" | "relax"
+    rule: str  # "recovering" | "relax"
     why: str  # the situation that triggered it, in player words
     asked: str  # what the model asked for ("spike", "hold + event swarm"...)
 
@@ -72,12 +71,11 @@ def check(s: DirectorSituation, plan: DirectorPlan) -> GuardVerdict | None:
     adding_event = plan.event is not None and plan.event not in EASING_EVENTS
     adds = plan.pressure in ADDS or adding_event or bool(harder)
     asked = _asked(plan, harder)
-    if adds and snap.seconds_since_death < rules.RECENT_DEATH_S:
+    if adds and snap.seconds_since_death < TUNING.plan.recent_death_s:
         return GuardVerdict("recovering", f"player died {snap.seconds_since_death:.0f}s ago", asked)
-    if adds and snap.hp_fraction < rules.LOW_HP:
-        return GuardVerdict("recovering", f"player at {snap.hp_fraction:.0%} HP", asked)
-    if adds and snap.boss_alive and snap.hp_fraction < rules.BOSS_LOW_HP:
-        return GuardVerdict("boss_low_hp", f"boss fight with the player at {snap.hp_fraction:.0%} HP", asked)
+    if adds and snap.hp_fraction < TUNING.plan.low_hp:
+        fight = " in a boss fight" if snap.boss_alive else ""
+        return GuardVerdict("recovering", f"player at {snap.hp_fraction:.0%} HP{fight}", asked)
     if plan.pressure == "spike" and s.pacing is PacingState.RELAX:
         return GuardVerdict("relax", "the pacing loop is in its relax window", asked)
     return None

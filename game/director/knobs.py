@@ -54,7 +54,8 @@ class Knob:
 # fmt: off
 KNOBS: tuple[Knob, ...] = (
     #    name           lo   hi   default step  F10 label     unit help
-    Knob("pressure",     0.2, 3.0,  1.0, None, "pressure",     "x", "spawn-credit multiplier", in_plan=False),
+    Knob("pressure",     0.7, 3.0,  1.0, None, "pressure",     "x", "spawn-credit multiplier", in_plan=False),
+    Knob("danger",       0.3, 1.5,  1.0, 0.2,  "danger",       "x", "enemy damage and speed: ease it first"),
     Knob("elite_chance", 0.0, 0.35, 0.0, 0.08, "elite chance", "%", "chance a group is elite (3× HP, cost)"),
     Knob("pickup_rate", 0.25, 3.0,  1.0, 0.5,  "pickup rate",  "x", "health-drop multiplier",
          harder_high=False, escalates=False),

@@ -1,14 +1,15 @@
 """Pacing: Left 4 Dead's loop Build Up → Sustain Peak → Peak Fade → Relax, driven by intensity.
 
-- **Build Up**: full spawning until intensity reaches ``PEAK_INTENSITY``.
-- **Sustain Peak**: keep the pressure for 3–5 s (L4D's figure, kept as is: it is about a human's attention
-  span, not the map's size).
-- **Peak Fade**: minimal spawning until intensity falls below ``FADE_EXIT`` (or ``PEAK_FADE_MAX_S`` passes,
+- **Build Up**: the bank's full income until intensity reaches ``peak_intensity``.
+- **Sustain Peak**: keep it for ``sustain_s`` (L4D's 3–5 s: a human's attention span).
+- **Peak Fade**: ``fade_income`` of it until intensity falls below ``fade_exit`` (or ``fade_max_s`` passes,
   so an engaged player whose intensity cannot decay is not stuck there).
-- **Relax**: L4D relaxes 30–45 s between mobs that come every 90–180 s. Our waves last 30–60 s, a third of
-  that rhythm, so the relax window is scaled by 1/3 to ``RELAX_S`` = 10–15 s. It ends early once the player
-has calmed down (intensity under ``RELAX_EXIT`` after at least ``RELAX_MIN_S``): a rest, not a lull where
-nothing happens. Then Build Up again.
+- **Relax**: ``relax_income`` for ``relax_s`` (L4D's 30–45 s scaled to our shorter waves), ending early
+  once the player has calmed down. Then Build Up again. Presence never drops with it: the presence floor
+  (``act.py``) holds in every state.
+
+The values are ``[pacing]`` of ``assets/director/tuning.toml``. Durations inside a range are drawn from a
+``random.Random`` seeded per run, so a run replays exactly.
 
 Durations inside a range are drawn from a ``random.Random`` seeded per run, so a run replays exactly.
 """
@@ -18,6 +19,8 @@ from __future__ import annotations
 import random
 from enum import StrEnum
 
+from game.director.tuning import TUNING, PacingTuning
+
 
 class PacingState(StrEnum):
     BUILD_UP = "build_up"
@@ -26,29 +29,18 @@ class PacingState(StrEnum):
     RELAX = "relax"
 
 
-PEAK_INTENSITY = 0.8
-SUSTAIN_PEAK_S = (3.0, 5.0)
-FADE_EXIT = 0.5
-PEAK_FADE_MAX_S = 10.0
-L4D_RELAX_S = (30.0, 45.0)
-ARENA_TIME_SCALE = 1.0 / 3.0  # our 30–60 s waves against L4D's 90–180 s mob interval
-RELAX_S = (L4D_RELAX_S[0] * ARENA_TIME_SCALE, L4D_RELAX_S[1] * ARENA_TIME_SCALE)
-RELAX_MIN_S = 5.0
-RELAX_EXIT = 0.2
-
-# How much of the spawner's credit income each state lets through.
-CREDIT_MULT: dict[PacingState, float] = {
-    PacingState.BUILD_UP: 1.0,
-    PacingState.SUSTAIN_PEAK: 1.0,
-    PacingState.PEAK_FADE: 0.15,
-    PacingState.RELAX: 0.6,
-}
+def income(state: PacingState, t: PacingTuning = TUNING.pacing) -> float:
+    """How much of the bank's credit income ``state`` lets through."""
+    if state is PacingState.PEAK_FADE:
+        return t.fade_income
+    return t.relax_income if state is PacingState.RELAX else 1.0
 
 
 class Pacing:
     """The state machine; ``update(intensity, dt)`` once per tick."""
 
-    def __init__(self, seed: int = 0) -> None:
+    def __init__(self, seed: int = 0, tuning: PacingTuning = TUNING.pacing) -> None:
+        self.t = tuning
         self._rng = random.Random(seed * 7_919 + 17)
         self.state = PacingState.BUILD_UP
         self.time_in_state = 0.0
@@ -62,9 +54,9 @@ class Pacing:
         self.transitions += 1
         if state is PacingState.SUSTAIN_PEAK:
             self.since_peak = 0.0
-            self._limit = self._rng.uniform(*SUSTAIN_PEAK_S)
+            self._limit = self._rng.uniform(*self.t.sustain_s)
         elif state is PacingState.RELAX:
-            self._limit = self._rng.uniform(*RELAX_S)
+            self._limit = self._rng.uniform(*self.t.relax_s)
         else:
             self._limit = 0.0
 
@@ -73,26 +65,21 @@ class Pacing:
         """The drawn length of the current Sustain Peak / Relax (0 for the other states)."""
         return self._limit
 
-    def end_relax(self) -> None:
-        """Cut a Relax short (the director's calm nudge): Build Up from now."""
-        if self.state is PacingState.RELAX:
-            self._enter(PacingState.BUILD_UP)
-
     def update(self, intensity: float, dt: float) -> PacingState:
         self.time_in_state += dt
         self.since_peak += dt
-        s = self.state
+        s, t = self.state, self.t
         if s is PacingState.BUILD_UP:
-            if intensity >= PEAK_INTENSITY:
+            if intensity >= t.peak_intensity:
                 self._enter(PacingState.SUSTAIN_PEAK)
         elif s is PacingState.SUSTAIN_PEAK:
             if self.time_in_state >= self._limit:
                 self._enter(PacingState.PEAK_FADE)
         elif s is PacingState.PEAK_FADE:
-            if intensity < FADE_EXIT or self.time_in_state >= PEAK_FADE_MAX_S:
+            if intensity < t.fade_exit or self.time_in_state >= t.fade_max_s:
                 self._enter(PacingState.RELAX)
         elif self.time_in_state >= self._limit or (
-            self.time_in_state >= RELAX_MIN_S and intensity < RELAX_EXIT
+            self.time_in_state >= t.relax_min_s and intensity < t.relax_exit
         ):
             self._enter(PacingState.BUILD_UP)
         return self.state

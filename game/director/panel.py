@@ -4,20 +4,12 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
+from game.director.act import Acted
 from game.director.pacing import PacingState
 from game.director.plan import DirectorKnobs, DirectorPlan
-from game.director.rules import BEHIND_FILL, CLIMAX_DUE_S, level_cap, strong_read
 from game.director.saturation import NO_SATURATION, Saturation
 from game.director.skill import SkillSignals, label
-from game.director.spawn_log import spawns_text
-from game.director.telemetry import NEVER
-from game.director.watch import describe
-
-if TYPE_CHECKING:
-    from game.director.director import Director
-    from game.sim.world import World
 
 HISTORY_S = 120.0  # the panel's intensity graph spans the last two minutes
 HISTORY_HZ = 4  # samples per second of game time
@@ -61,8 +53,8 @@ class DirectorPanel:
     skill: float = 0.5  # the online skill estimate, 0..1
     skill_signals: SkillSignals | None = None
     saturation: Saturation = NO_SATURATION
-    watch: str = ""  # the per-tick reflexes in force (``watch.describe``)
-    limits: str = ""  # what bounds escalation now (``limits_text``)
+    watch: str = ""  # the reflexes in force and what the act stage applies (``acted_text``)
+    limits: str = ""  # the spawner's limits now (``limits_text``)
     spawns: str = ""  # the last 30 s of spawns by cause (``spawn_log.spawns_text``)
 
     def skill_text(self) -> str:
@@ -101,55 +93,16 @@ class IntensityHistory:
         return tuple(self._samples)
 
 
-def limits_text(d: Director, world: World) -> str:
-    """F10: the bounds on escalation now: the clear cap against the crowd (``BEHIND``: no spike, no
-    levers), the level cap on plain pressure (``strong`` while the strong read lifts it), and how long ago
-    the last spike came (``SPIKE_GAP_S``) and the last Sustain Peak (``OWED`` once ``CLIMAX_DUE_S`` passed:
-    the rules call ``climax``)."""
-    cap, alive = d.credit_spawner.clear_cap, world.enemies.n
-    behind = " BEHIND" if alive >= BEHIND_FILL * cap else ""
-    since = world.time - d.spike_at
-    spike = f"spike {since:.0f}s ago" if since < NEVER else "no spike yet"
-    strong = strong_read(d.telemetry.snapshot(world))
-    pcap = f"p cap {level_cap(world.player.level, strong):.2f}x{' strong' if strong else ''}"
-    owed = " OWED" if d.pacing.since_peak >= CLIMAX_DUE_S else ""
-    return f"clear {alive}/{cap}{behind}, {pcap}, {spike}, peak {d.pacing.since_peak:.0f}s ago{owed}"
+def acted_text(a: Acted) -> str:
+    """F10: the reflexes in force and the multipliers applied (``hits x0.62  speed x0.94  drops x1.50``)."""
+    parts = [a.why] if a.why else []
+    parts.append(f"hits x{a.danger:.2f}  speed x{a.speed:.2f}  drops x{a.pickup:.2f}")
+    return "  ".join(parts)
 
 
-def build_panel(d: Director, world: World) -> DirectorPanel:
-    """The panel view of director ``d`` now (main thread)."""
-    static = d.mode == "static"
-    return DirectorPanel(
-        mode=d.mode,
-        modes=d.modes(),
-        backend=d.backend,
-        intensity=d.intensity.value,
-        pacing=d.pacing.state,
-        pacing_s=d.pacing.time_in_state,
-        history=d.history.samples(),
-        knobs=d.knobs,
-        credits=d.credit_spawner.credits,
-        credits_per_s=0.0 if static else d.credit_spawner.credits_per_second(world),
-        last_plan=d.last_plan,
-        last_reason=d.last_reason,
-        last_clamped=d.last_clamped,
-        last_error=d.last_error,
-        latency_s=d.latency_s,
-        trace_id=d.trace_id,
-        accepted=d.accepted,
-        rejected=d.rejected,
-        failed=d.failed,
-        superseded=d.superseded,
-        overridden=d.overridden,
-        prompt=d.prompt_line(),
-        pending=d.pending,
-        last_announcer=d.last_announcer,
-        memory=tuple(d.memory.notes()),
-        next_decision_in=d.next_decision_in(world),
-        skill=d.telemetry.skill.value,
-        skill_signals=d.telemetry.skill.last,
-        saturation=d.saturation,
-        watch="" if static else describe(d.watch.state),
-        limits="" if static else limits_text(d, world),
-        spawns=spawns_text(d.spawn_log.recent()),
-    )
+def limits_text(a: Acted, alive: int) -> str:
+    """F10: the crowd against its cap and the presence floor, e.g. ``crowd 34/76, in view 5/6 (prey)``."""
+    lim = a.limits
+    prey = " prey" if lim.prey else ""
+    hold = ", HOLD" if lim.hold else ""
+    return f"crowd {alive}/{lim.crowd_max}, near view {lim.present}/floor {lim.floor}{prey}{hold}"

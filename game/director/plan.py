@@ -34,7 +34,7 @@ MIX_WEIGHT_RANGE = MIX_WEIGHT.range
 MAX_MIX_STEP = MIX_WEIGHT.max_step or 0.0
 PRESSURE_RANGE = KNOB["pressure"].range  # the pressure knob (a credit-income multiplier) never leaves this
 # The pressure enum moves the pressure knob by a factor; that is its maximum change per plan.
-PRESSURE_FACTOR: dict[str, float] = {"ease_off": 0.7, "hold": 1.0, "raise": 1.3, "spike": 1.3}
+PRESSURE_FACTOR: dict[str, float] = {"ease_off": 0.85, "hold": 1.0, "raise": 1.3, "spike": 1.3}
 SPIKE_BURST_CREDITS = 12.0  # a spike also grants this many credits (times the difficulty coefficient) at once
 
 DEFAULT_MIX: dict[str, float] = {"grunt": 3.0, "runner": 2.0, "spitter": 1.5, "tank": 1.0}

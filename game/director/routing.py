@@ -1,25 +1,23 @@
 """``DirectorSpawner``: the world's spawner while a director runs. It routes each call to the director's
 active spawner (the static ``WaveSpawner`` or the ``CreditSpawner``, by mode) and asks for a decision at
-each wave start."""
+each wave start. It is handed two callables, not the director: no import cycle."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
 
-if TYPE_CHECKING:
-    from game.director.director import Director
-    from game.sim.world import World
+from game.sim.spawner import Spawner
+from game.sim.world import World
 
 
 class DirectorSpawner:
-    """The world's spawner: routes to the static ``WaveSpawner`` or the ``CreditSpawner`` by mode."""
-
-    def __init__(self, director: Director) -> None:
-        self._director = director
+    def __init__(self, active: Callable[[], Spawner], request_now: Callable[[bool], None]) -> None:
+        self._active = active
+        self._request_now = request_now
 
     def on_wave_start(self, world: World, wave: int) -> None:
-        self._director.active_spawner().on_wave_start(world, wave)
-        self._director.request_now(supersede=False)  # a slow model's reply in flight still lands
+        self._active().on_wave_start(world, wave)
+        self._request_now(False)  # a soft cue: a slow model's reply in flight still lands
 
     def update(self, world: World, dt: float) -> None:
-        self._director.active_spawner().update(world, dt)
+        self._active().update(world, dt)

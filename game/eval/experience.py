@@ -18,10 +18,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numpy as np
-
 from game.sim import events as ev
-from game.sim.config import ARENA_H, ARENA_W, SCREEN_H, SCREEN_W, TICK_HZ, VIEW_EDGE_MARGIN
+from game.sim.config import TICK_HZ
+from game.sim.view import in_view
 from game.sim.world import World
 
 EMPTY_AFTER_S = 10.0  # an empty screen counts from this game time on (the run's opening fills the arena)
@@ -48,24 +47,6 @@ class Experience:
     @property
     def deaths_per_5min(self) -> float:
         return self.deaths / (self.seconds / 300.0) if self.seconds else 0.0
-
-
-def view_center(x: float, y: float) -> tuple[float, float]:
-    """Where the camera looks when the player stands at (x, y): on the player, stopped at the arena's edge."""
-    hw, hh = SCREEN_W / 2, SCREEN_H / 2
-    m = VIEW_EDGE_MARGIN
-    return min(ARENA_W - hw + m, max(hw - m, x)), min(ARENA_H - hh + m, max(hh - m, y))
-
-
-def in_view(world: World) -> int:
-    """How many enemies the player can see."""
-    e = world.enemies
-    if e.n == 0:
-        return 0
-    cx, cy = view_center(world.player.x, world.player.y)
-    r = e.view("radius")
-    inside = (np.abs(e.view("x") - cx) <= SCREEN_W / 2 + r) & (np.abs(e.view("y") - cy) <= SCREEN_H / 2 + r)
-    return int(inside.sum())
 
 
 class ExperienceMeter:

@@ -7,12 +7,12 @@ from dataclasses import dataclass
 from typing import Literal
 
 # Why an enemy appeared: every spawn names one cause (``EnemySpawned.source``; F10 counts the last 30 s).
-SpawnCause = Literal["wave", "bank", "event", "reflex", "split", "mod", "world"]
+SpawnCause = Literal["wave", "bank", "event", "presence", "split", "mod", "world"]
 SPAWN_CAUSES: dict[str, str] = {
     "wave": "the wave itself: static difficulty's spawner, and the boss of a boss wave",
     "bank": "the director's credit bank buying cards",
-    "event": "a director event a plan named (surround, climax, boss, ...)",
-    "reflex": "the director's between-decisions watch (the calm nudge)",
+    "event": "a director event a plan named (surround, swarm, boss, ...)",
+    "presence": "the director's presence floor: enemies brought in when the view ran short",
     "split": "a splitter's children when it dies",
     "mod": "a Lua mod, the console or an MCP agent",
     "world": "anything else (a test or a scene that places enemies by hand)",

@@ -27,7 +27,7 @@ PARAM_SPECS: tuple[ParamSpec, ...] = (
     ParamSpec("player_speed_mult", 0.5, 2.0, 1.0, "multiplies the player's move speed"),
     ParamSpec("enemy_hp_mult", 0.25, 4.0, 1.0, "multiplies the HP of newly spawned enemies"),
     ParamSpec("enemy_speed_mult", 0.5, 2.0, 1.0, "multiplies every enemy's speed"),
-    ParamSpec("enemy_damage_mult", 0.25, 4.0, 1.0, "multiplies enemy contact and projectile damage"),
+    ParamSpec("enemy_damage_mult", 0.1, 4.0, 1.0, "multiplies enemy contact and projectile damage"),
     ParamSpec("spawn_rate_mult", 0.0, 3.0, 1.0, "multiplies the spawner's credit income"),
     ParamSpec("pickup_rate_mult", 0.0, 3.0, 1.0, "multiplies the health-pickup drop chance"),
     ParamSpec("score_mult", 0.0, 5.0, 1.0, "multiplies score from kills"),

@@ -14,6 +14,11 @@ from game.sim.config import ARENA_H, ARENA_W, BOSS_EVERY, SPAWN_RING_MAX, SPAWN_
 if TYPE_CHECKING:
     from game.sim.world import World
 
+BASE_CREDITS_PER_S = 1.45  # credit income in wave 1 (the director's bank earns on the same curve) ...
+GROWTH_PER_WAVE = 0.45  # ... growing this much of it per wave
+ELITE_COST = 3.0  # an elite costs this many times its card
+MAX_GROUP = 6  # the most enemies in one group
+
 
 class Spawner(Protocol):
     def on_wave_start(self, world: World, wave: int) -> None: ...
@@ -35,12 +40,12 @@ def ring_position(
 class WaveSpawner:
     """Static difficulty: credits per second grow linearly with the wave; bosses every few waves."""
 
-    MAX_GROUP = 6
+    MAX_GROUP = MAX_GROUP
 
     def __init__(
         self,
-        base_credits_per_s: float = 1.45,
-        growth_per_wave: float = 0.45,
+        base_credits_per_s: float = BASE_CREDITS_PER_S,
+        growth_per_wave: float = GROWTH_PER_WAVE,
         live_cap: int = 700,
         elite_chance_per_wave: float = 0.015,
     ) -> None:
@@ -82,8 +87,8 @@ class WaveSpawner:
         affordable = [(n, c) for n, c in cards if c <= self.credits]
         weights = np.array([1.0 / math.sqrt(c) for _, c in affordable])
         name, cost = affordable[int(world.rng.choice(len(affordable), p=weights / weights.sum()))]
-        elite = bool(world.rng.random() < elite_chance) and self.credits >= cost * 3
-        unit = cost * (3 if elite else 1)
+        elite = bool(world.rng.random() < elite_chance) and self.credits >= cost * ELITE_COST
+        unit = cost * (ELITE_COST if elite else 1)
         count = int(min(self.MAX_GROUP, self.credits // unit, self.live_cap - world.enemies.n))
         if count <= 0:
             return

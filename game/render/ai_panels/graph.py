@@ -15,7 +15,8 @@ from arcade.shape_list import (
 )
 from arcade.types import Color
 
-from game.director.pacing import FADE_EXIT, PEAK_INTENSITY, PacingState
+from game.director.pacing import PacingState
+from game.director.tuning import TUNING
 from game.director.panel import HISTORY_S, IntensitySample
 from game.render.ai_panels.draw import CachedShapes, Rect, rects_shape
 
@@ -87,7 +88,7 @@ class IntensityGraph:
         if back is not None:
             shapes.append(back)
         guides: list[tuple[float, float]] = []
-        for level in (PEAK_INTENSITY, FADE_EXIT):
+        for level in (TUNING.pacing.peak_intensity, TUNING.pacing.fade_exit):
             guides += [(left, y_of(level)), (left + width, y_of(level))]
         for k in range(1, 4):  # every 30 s
             gx = left + width * k / 4

@@ -1,0 +1,149 @@
+"""Act: the one place that writes what the player meets. Each tick the director hands it the read, the knobs
+the last plan set and the reflexes' adjustments; it writes the spawner's limits (crowd, presence floor,
+prey, hold) and the world's player-facing multipliers (enemy damage and speed, health drops), and carries
+out a rescue's shove and supply. Nothing else writes them.
+
+**Presence** (how many enemies the player sees) and **danger** (how much they hurt) are separate:
+
+- The presence floor is ``[presence] view_kill_s`` of the player's kill pace, between ``floor_min`` and
+  ``floor_max``; in Peak Fade and Relax it is ``floor_min``, a trickle. HP never gates it. The crowd is
+  capped at what the player clears (``spawner.crowd_max_for``).
+- Danger is the plan's ``danger`` knob, limited by HP: full at ``[danger] hp_full`` and above, falling
+  linearly to ``low_factor`` of it at ``hp_low``; times each reflex's factor. Enemy speed follows the knob
+  ``speed_share`` of the way. Under ``prey_hp`` the floor brings the weakest prey and health drops are
+  ``prey_pickup`` times as likely: a way back up that is still something to fight.
+
+A multiplier is composed with whatever a mod or the console set: the director's factor times their value,
+clamped to the param's range; a change of theirs becomes the new base.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from game.director.events import EventRegistry
+from game.director.pacing import PacingState
+from game.director.plan import DirectorKnobs
+from game.director.read import PlayerRead
+from game.director.reflexes import Adjustment
+from game.director.spawner import CreditSpawner, Limits, crowd_max_for
+from game.director.tuning import Tuning
+from game.sim import events as ev
+from game.sim.config import ARENA_H, ARENA_W
+from game.sim.world import World
+
+SUPPLY_EVENT = "supply"
+SHOVE_WALL = 30.0  # a shoved enemy stays this far inside the arena walls
+
+
+@dataclass(frozen=True)
+class Acted:
+    """What the act stage has in force (F10, tests)."""
+
+    danger: float = 1.0  # the enemy damage factor applied
+    speed: float = 1.0
+    pickup: float = 1.0
+    limits: Limits = field(default_factory=Limits)
+    why: str = ""  # the reflexes in force
+
+
+def hp_limit(hp: float, t: Tuning) -> float:
+    """How much of the plan's danger HP allows: 1 at ``hp_full`` and above, ``low_factor`` at ``hp_low``."""
+    d = t.danger
+    if hp >= d.hp_full:
+        return 1.0
+    share = max(0.0, (hp - d.hp_low) / (d.hp_full - d.hp_low))
+    return d.low_factor + (1.0 - d.low_factor) * share
+
+
+def presence_floor(read: PlayerRead, t: Tuning) -> int:
+    p = t.presence
+    if read.pacing in (PacingState.PEAK_FADE, PacingState.RELAX):
+        return p.floor_min
+    return min(p.floor_max, max(p.floor_min, round(read.kill_pace / 60.0 * p.view_kill_s)))
+
+
+class Actuator:
+    def __init__(self, tuning: Tuning) -> None:
+        self.t = tuning
+        self._base: dict[str, float] = {}
+        self._set: dict[str, float] = {}
+        self.state = Acted()
+
+    def act(
+        self,
+        world: World,
+        read: PlayerRead,
+        knobs: DirectorKnobs,
+        adjustments: list[Adjustment],
+        spawner: CreditSpawner,
+        events: EventRegistry,
+    ) -> Acted:
+        t = self.t
+        danger = knobs.danger * hp_limit(read.hp, t)
+        for adj in adjustments:
+            danger *= adj.danger
+        speed = 1.0 + t.danger.speed_share * (knobs.danger - 1.0)
+        prey = read.hp < t.danger.prey_hp
+        pickup = knobs.pickup_rate * (t.danger.prey_pickup if prey else 1.0)
+        limits = Limits(
+            crowd_max=crowd_max_for(read.kill_pace, t),
+            floor=presence_floor(read, t),
+            present=read.present,
+            prey=prey,
+            hold=any(a.hold for a in adjustments),
+        )
+        spawner.limits = limits
+        spawner.pacing = read.pacing
+        self._compose(world, "enemy_damage_mult", danger)
+        self._compose(world, "enemy_speed_mult", speed)
+        self._compose(world, "pickup_rate_mult", pickup)
+        for adj in adjustments:
+            if adj.shove:
+                self._shove(world, np.array(adj.shove, dtype=np.int64))
+            if adj.supply and events.not_ready(SUPPLY_EVENT, world) is None:
+                events.fire(SUPPLY_EVENT, world, spawner.placer)
+        why = "  ".join(a.why for a in adjustments if a.why)
+        self.state = Acted(round(danger, 4), round(speed, 4), round(pickup, 4), limits, why)
+        return self.state
+
+    def off(self, world: World, spawner: CreditSpawner) -> None:
+        """Static difficulty: every multiplier back to its base, no limits."""
+        for name in ("enemy_damage_mult", "enemy_speed_mult", "pickup_rate_mult"):
+            self._compose(world, name, 1.0)
+        spawner.limits = Limits()
+        self.state = Acted()
+
+    def _compose(self, world: World, name: str, factor: float) -> None:
+        current = world.params.get(name)
+        if name not in self._set or current != self._set[name]:
+            self._base[name] = (
+                current  # first touch, or a mod / the console changed it: their value is the base
+            )
+        value = world.params.clamp(name, self._base[name] * factor)
+        if value != current:
+            self._set[name] = world.set_param(name, value)
+        else:
+            self._set[name] = current
+
+    def _shove(self, world: World, rows: np.ndarray) -> None:
+        """Push ``rows`` out to ``[rescue] shove_to`` px and clear enemy shots within ``radius``."""
+        t = self.t.rescue
+        en, p = world.enemies, world.player
+        rows = rows[rows < en.n]
+        if len(rows):
+            xs, ys = en.view("x"), en.view("y")
+            dx, dy = xs[rows] - p.x, ys[rows] - p.y
+            d = np.hypot(dx, dy)
+            # an enemy right on the player goes a way of its own (spread round the circle), not all one way
+            angle = np.where(d > 1e-6, np.arctan2(dy, dx), np.linspace(0.0, 2 * np.pi, len(rows)))
+            xs[rows] = np.clip(p.x + np.cos(angle) * t.shove_to, SHOVE_WALL, ARENA_W - SHOVE_WALL)
+            ys[rows] = np.clip(p.y + np.sin(angle) * t.shove_to, SHOVE_WALL, ARENA_H - SHOVE_WALL)
+        eb = world.enemy_bullets
+        if eb.n:
+            near = np.hypot(eb.view("x") - p.x, eb.view("y") - p.y) < t.radius
+            if near.any():
+                eb.keep(~near)
+        world.emit(ev.Rescued(p.x, p.y, t.radius, len(rows)))

@@ -1,0 +1,124 @@
+"""Read: what the director knows about the player, computed once per tick (``Reader.update``).
+
+The ``PlayerRead`` is the one input of everything that decides or acts between decisions: the plan's
+situation is built from the same telemetry, the reflexes and the act stage read nothing else. It holds the
+skill estimate, L4D intensity and its pacing phase, HP and whether the bar is falling, the crowd against the
+player's kill pace, what is in view, and whether the player has touched the controls yet.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from game.director.intensity import IntensityTracker
+from game.director.pacing import Pacing, PacingState
+from game.director.telemetry import NEVER, Telemetry
+from game.director.tuning import Tuning
+from game.sim import events as ev
+from game.sim.config import DT
+from game.sim.view import in_view
+from game.sim.world import World
+
+ARRIVING_PX = 140.0  # an enemy this close past the view's edge is on screen within about a second
+MOVED_PX = 6.0  # the player has acted once it moved this far from where it began (or fired a shot)
+STILL_PX = 40.0  # the player stands still while it stays within this of where it last stopped
+
+
+@dataclass(frozen=True)
+class PlayerRead:
+    time: float
+    wave: int
+    level: int
+    hp: float  # fraction of max HP
+    falling: bool  # the HP bar is falling (``[read]`` fall_bars within fall_s)
+    fell: float  # bars lost within fall_s
+    skill: float
+    intensity: float
+    pacing: PacingState
+    pacing_s: float
+    kill_pace: float  # kills per minute, last minute
+    alive: int
+    present: int  # enemies in view or about to enter it (``ARRIVING_PX``)
+    in_view: int
+    boss_alive: bool
+    since_death: float
+    since_hit: float
+    still_s: float  # seconds the player has stood within ``STILL_PX`` of one spot
+    acted: bool  # the player moved or fired since the run began
+    died: bool  # the player died this tick
+    new_build_up: bool  # the pacing loop entered Build Up this tick
+    new_peak: bool  # ... or a Sustain Peak
+
+
+@dataclass
+class Feet:
+    """Where the player last stopped, and since when (game time)."""
+
+    x: float = math.nan
+    y: float = math.nan
+    since: float = 0.0
+
+    def update(self, x: float, y: float, now: float) -> float:
+        """Seconds the player has stood within ``STILL_PX`` of where it stopped (0 on the tick it moves)."""
+        if math.isnan(self.x) or math.hypot(x - self.x, y - self.y) > STILL_PX:
+            self.x, self.y, self.since = x, y, now
+        return now - self.since
+
+
+class Reader:
+    """Owns the instruments (telemetry, intensity, pacing) and folds each tick into a ``PlayerRead``."""
+
+    def __init__(self, seed: int, tuning: Tuning) -> None:
+        self.t = tuning
+        self.telemetry = Telemetry()
+        self.intensity = IntensityTracker()
+        self.pacing = Pacing(seed, tuning.pacing)
+        self.feet = Feet()
+        self._start: tuple[float, float] | None = None
+        self.acted = False
+        self.last: PlayerRead | None = None
+
+    def update(self, world: World, events: Sequence[ev.Event], pressure: float) -> PlayerRead:
+        tel = self.telemetry
+        tel.pressure = pressure
+        tel.update(world, events)
+        value = self.intensity.update(
+            events, hp_fraction=tel.hp_fraction, max_hp=tel.max_hp, engaged=tel.engaged, dt=DT
+        )
+        before = self.pacing.state
+        state = self.pacing.update(value, DT)
+        p = world.player
+        if self._start is None:
+            self._start = (p.x, p.y)
+        moved = math.hypot(p.x - self._start[0], p.y - self._start[1]) > MOVED_PX
+        self.acted = self.acted or moved or tel.shots_total > 0
+        fell = tel.damage_fraction(self.t.read.fall_s)
+        now = world.time
+        read = PlayerRead(
+            time=now,
+            wave=world.wave,
+            level=p.level,
+            hp=tel.hp_fraction,
+            falling=fell >= self.t.read.fall_bars,
+            fell=fell,
+            skill=tel.skill.value,
+            intensity=value,
+            pacing=state,
+            pacing_s=self.pacing.time_in_state,
+            kill_pace=tel.kills_per_min,
+            alive=world.enemies.n,
+            present=in_view(world, ARRIVING_PX),
+            in_view=in_view(world),
+            boss_alive=world.boss_alive(),
+            since_death=NEVER if tel.last_death_time is None else now - tel.last_death_time,
+            since_hit=NEVER if tel.last_hit_time is None else now - tel.last_hit_time,
+            still_s=self.feet.update(p.x, p.y, now),
+            acted=self.acted,
+            died=tel.died,
+            new_build_up=state is not before and state is PacingState.BUILD_UP,
+            new_peak=state is not before and state is PacingState.SUSTAIN_PEAK,
+        )
+        self.last = read
+        return read

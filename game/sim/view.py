@@ -1,0 +1,28 @@
+"""What the player can see: the camera's 1280x720 view on the player, stopped at the arena's edge. One
+definition for the camera rig's limits, the evaluation's empty-screen meter and the director's presence
+floor."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from game.sim.config import ARENA_H, ARENA_W, SCREEN_H, SCREEN_W, VIEW_EDGE_MARGIN
+from game.sim.world import World
+
+
+def view_center(x: float, y: float) -> tuple[float, float]:
+    """Where the camera looks when the player stands at (x, y): on the player, stopped at the arena's edge."""
+    hw, hh = SCREEN_W / 2, SCREEN_H / 2
+    m = VIEW_EDGE_MARGIN
+    return min(ARENA_W - hw + m, max(hw - m, x)), min(ARENA_H - hh + m, max(hh - m, y))
+
+
+def in_view(world: World, margin: float = 0.0) -> int:
+    """How many enemies the player can see (``margin`` px past the view's edges count too)."""
+    e = world.enemies
+    if e.n == 0:
+        return 0
+    cx, cy = view_center(world.player.x, world.player.y)
+    r = e.view("radius") + margin
+    inside = (np.abs(e.view("x") - cx) <= SCREEN_W / 2 + r) & (np.abs(e.view("y") - cy) <= SCREEN_H / 2 + r)
+    return int(inside.sum())
