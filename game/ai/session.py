@@ -35,10 +35,10 @@ from game.ai.mod_upgrades import ModUpgrades
 from game.ai.modhost import GameModHost
 from game.analysis.ledger import RunLedger
 from game.bindings import GameWorldExecutor, WorldHandle
+from game.directed.run import attach_trajectory
 from game.director.director import Director
 from game.director.memory import DirectorMemory
 from game.director.rules import RulesSource
-from game.director.runner import attach_trajectory
 from game.director.source import PlanSource
 from game.director.trajectory import TrajectoryWriter
 from game.options import LaunchOptions

@@ -11,8 +11,8 @@ import pytest
 
 from coreai.errors import CorruptSaveError, PersistenceError, SettingsError
 from coreai.settings import settings_from_dict
-from game.director.replay import replay
-from game.director.runner import run_directed
+from game.directed.replay import replay
+from game.directed.run import run_directed
 from game.director.trajectory import read_trajectory
 from game.options import LaunchOptions
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from game.director.runner import run_directed
+from game.directed.run import run_directed
 
 
 def test_rules_director_eases_for_weak_and_pushes_strong() -> None:
@@ -32,7 +32,7 @@ def test_static_mode_makes_no_decisions_but_still_measures() -> None:
 
 def test_director_package_stays_headless() -> None:
     code = (
-        "import sys, game.director.director, game.director.replay, game.eval.ab;"
+        "import sys, game.director.director, game.directed.replay, game.eval.ab;"
         "print(sorted(m for m in sys.modules if m.split('.')[0] in ('arcade', 'pyglet')))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)

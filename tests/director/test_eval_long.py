@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from game.director.runner import run_directed
+from game.directed.run import run_directed
 from game.eval.__main__ import main as eval_main
 from game.eval.ab import run_ab, summarize, target_misses
 

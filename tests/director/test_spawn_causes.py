@@ -13,9 +13,9 @@ import pytest
 
 from coreai.errors import PersistenceError
 from game.bindings import GameWorldExecutor
+from game.directed.replay import replay
+from game.directed.run import build, run_directed
 from game.director.panel import build_panel
-from game.director.replay import replay
-from game.director.runner import build, run_directed
 from game.director.trajectory import read_trajectory
 from game.headless import run_headless
 from game.render.ai_panels.director_panel import status_rows

@@ -6,12 +6,12 @@ from __future__ import annotations
 import math
 
 import pytest
+from game.director.watch import GRACE_DAMAGE, NUDGE_GROUP, low_skill_cap
 
+from game.directed.run import build
 from game.director.director import Director
 from game.director.pacing import RELAX_MIN_S, PacingState
-from game.director.runner import build
 from game.director.spawner import CreditSpawner, offscreen_distance
-from game.director.watch import GRACE_DAMAGE, NUDGE_GROUP, low_skill_cap
 from game.eval.__main__ import main as eval_main
 from game.headless import run_headless
 from game.sim.config import TICK_HZ

@@ -12,9 +12,9 @@ from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
+from game.directed.metrics import DirectedMetrics, FlowMeter
 from game.director.director import STATIC, Director
 from game.director.memory import DirectorMemory
-from game.director.metrics import DirectedMetrics, FlowMeter
 from game.director.source import PlanSource
 from game.director.trajectory import MAX_REPLAY_SECONDS, TrajectoryHeader, TrajectoryWriter, new_run_path
 from game.headless import RunSummary, run_headless

@@ -1,0 +1,7 @@
+"""Headless directed runs: a bot plays the real game while the director (or static difficulty) runs.
+
+- ``run.py``: ``run_directed`` builds a ``Director`` and a ``World`` and plays them headless, optionally
+  writing a trajectory;
+- ``metrics.py``: the run's flow metrics, measured the same way in static and director modes;
+- ``replay.py``: replays a trajectory without calling any model and checks it reproduces the run.
+"""
