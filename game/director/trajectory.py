@@ -32,7 +32,7 @@ from game.director.telemetry import GameSessionSnapshot
 from game.headless import RunSummary
 from game.zoo import MODELS
 
-VERSION = 1
+VERSION = 2  # 2: Director 2 (danger knob, spawn causes); older files are refused, not misreplayed
 MAX_REPLAY_SECONDS = 6 * 3600.0  # a replay re-simulates the whole run: bounded so a header cannot run forever
 MAX_TICK = int(MAX_REPLAY_SECONDS * 60) + 1
 DecisionStatus = Literal["accepted", "guarded", "rejected", "failed"]  # guarded: overridden by the guard
@@ -43,7 +43,7 @@ class TrajectoryHeader(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     type: Literal["header"] = "header"
-    version: Literal[1] = 1  # VERSION; another version is refused
+    version: Literal[2] = 2  # VERSION; another version is refused (``read_trajectory``)
     run_id: str = Field(max_length=200)
     seed: int = Field(ge=0, le=2**63 - 1)
     bot: str | None = Field(max_length=200)  # a built-in player model (game.zoo); None: a human (no replay)
@@ -187,6 +187,17 @@ _RECORDS: dict[str, type[BaseModel]] = {
 }
 
 
+def _refuse_old_version(path: Path, data: Any) -> None:
+    """A header of another format version is refused with what to do, not as a corrupt line."""
+    if isinstance(data, dict) and data.get("type") == "header" and data.get("version") != VERSION:
+        raise PersistenceError(
+            str(path),
+            f"this trajectory is format {data.get('version')!r}, recorded by an older director; this game "
+            f"replays format {VERSION} only (the director changed, so the old run cannot be reproduced): "
+            "record the run again",
+        )
+
+
 def read_trajectory(path: Path) -> Trajectory:
     """Parse a trajectory file; raises ``PersistenceError`` (missing) or ``CorruptSaveError`` (bad line)."""
     try:
@@ -200,6 +211,8 @@ def read_trajectory(path: Path) -> Trajectory:
         data: Any = None
         try:
             data = loads_json(line)
+            if i == 1:
+                _refuse_old_version(path, data)
             kind = _RECORDS[data["type"]] if isinstance(data, dict) and data.get("type") in _RECORDS else None
             if kind is None:
                 raise ValueError(

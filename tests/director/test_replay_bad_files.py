@@ -103,3 +103,17 @@ def test_the_real_cli_process_prints_one_line(good_lines: list[str], tmp_path: P
                           text=True, cwd=root, timeout=120)  # fmt: skip
     assert done.returncode == 2, done.stderr
     assert "Traceback" not in done.stderr and "replay failed:" in done.stderr and "bad.jsonl" in done.stderr
+
+
+def test_a_trajectory_of_the_old_format_is_refused_with_what_to_do(
+    good_lines: list[str], tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    """A run recorded by the first director (format 1) cannot be reproduced by this one: the replay says so
+    (the format, an older director, record again) instead of calling the file corrupt or replaying it wrong."""
+    assert json.loads(good_lines[0])["version"] == 2
+    path = tmp_path / "old.jsonl"
+    path.write_text("\n".join(_header(good_lines, version=1)), encoding="utf-8")
+    assert dispatch(["--replay", str(path)]) == 2
+    err = capfd.readouterr().err
+    assert "format 1" in err and "older director" in err and "record the run again" in err, err
+    assert "not a valid" not in err
