@@ -6,7 +6,8 @@ out a rescue's shove and supply. Nothing else writes them.
 **Presence** (how many enemies the player sees) and **danger** (how much they hurt) are separate:
 
 - The presence floor is ``[presence] view_kill_s`` of the player's kill pace, between ``floor_min`` and
-  ``floor_max``; in Peak Fade and Relax it is ``floor_min``, a trickle. HP never gates it. The crowd is
+  ``floor_max``; Peak Fade and Relax keep the share of it they keep of the bank's income (``[pacing]
+  fade_income``, ``relax_income``): a calmer stretch, never an empty one. HP never gates it. The crowd is
   capped at what the player clears (``spawner.crowd_max_for``).
 - Danger is the plan's ``danger`` knob, limited by HP: full at ``[danger] hp_full`` and above, falling
   linearly to ``low_factor`` of it at ``hp_low``; times each reflex's factor. Enemy speed follows the knob
@@ -60,9 +61,9 @@ def hp_limit(hp: float, t: Tuning) -> float:
 
 def presence_floor(read: PlayerRead, t: Tuning) -> int:
     p = t.presence
-    if read.pacing in (PacingState.PEAK_FADE, PacingState.RELAX):
-        return p.floor_min
-    return min(p.floor_max, max(p.floor_min, round(read.kill_pace / 60.0 * p.view_kill_s)))
+    share = {PacingState.PEAK_FADE: t.pacing.fade_income, PacingState.RELAX: t.pacing.relax_income}
+    floor = read.kill_pace / 60.0 * p.view_kill_s * share.get(read.pacing, 1.0)
+    return min(p.floor_max, max(p.floor_min, round(floor)))
 
 
 class Actuator:
@@ -103,7 +104,7 @@ class Actuator:
         for adj in adjustments:
             if adj.shove:
                 self._shove(world, np.array(adj.shove, dtype=np.int64))
-            if adj.supply and events.not_ready(SUPPLY_EVENT, world) is None:
+            if adj.supply and SUPPLY_EVENT in events.names():  # the reflex keeps its own cooldown
                 events.fire(SUPPLY_EVENT, world, spawner.placer)
         why = "  ".join(a.why for a in adjustments if a.why)
         self.state = Acted(round(danger, 4), round(speed, 4), round(pickup, 4), limits, why)

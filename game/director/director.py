@@ -42,7 +42,7 @@ from game.director.rules import RulesSource
 from game.director.saturation import Saturation, log_changes, saturation
 from game.director.source import DirectorSituation, PlanReply, PlanRequest, PlanSource
 from game.director.spawn_log import SpawnLog, spawns_text
-from game.director.spawner import CreditSpawner
+from game.director.spawner import CreditSpawner, Limits
 from game.director.telemetry import NEVER, Telemetry
 from game.director.trajectory import MAX_TICK, DecisionStatus, TrajectorySink
 from game.director.tuning import Tuning, preset_names, tuning
@@ -97,6 +97,7 @@ class Director:
         self.spawn_log = SpawnLog()
         self.events.new_run()
         self.credit_spawner = CreditSpawner(DirectorKnobs(danger=t.plan.opening_danger), t)
+        self.credit_spawner.limits = Limits(hold=True)  # the first step spawns before the first act
         self.static_spawner = WaveSpawner()
         self.spawner = DirectorSpawner(self.active_spawner, self.request_now)
         self.grace, self.rescue = Grace(t), Rescue(t)
@@ -321,6 +322,7 @@ class Director:
                 prefabs=self.spawnable(world),
                 events=self.events.names(),
                 event_not_ready=lambda name: self.events.not_ready(name, world),
+                tuning=self.tuning,
             )
         except ToolArgumentError as exc:
             self.rejected += 1

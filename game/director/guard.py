@@ -25,7 +25,7 @@ from game.director.knobs import PLAN_KNOBS
 from game.director.pacing import PacingState
 from game.director.plan import REASON_MAX, DirectorPlan
 from game.director.source import DirectorSituation
-from game.director.tuning import TUNING
+from game.director.tuning import TUNING, Tuning
 
 ADDS = frozenset({"raise", "spike"})
 
@@ -64,16 +64,17 @@ def _asked(plan: DirectorPlan, harder: list[str] | None = None) -> str:
     )
 
 
-def check(s: DirectorSituation, plan: DirectorPlan) -> GuardVerdict | None:
-    """The first hard rule ``plan`` breaks in situation ``s``, or None when it is safe."""
+def check(s: DirectorSituation, plan: DirectorPlan, t: Tuning = TUNING) -> GuardVerdict | None:
+    """The first hard rule ``plan`` breaks in situation ``s`` (under the player's preset ``t``), or None
+    when it is safe."""
     snap = s.snapshot
     harder = harder_knobs(s, plan)
     adding_event = plan.event is not None and plan.event not in EASING_EVENTS
     adds = plan.pressure in ADDS or adding_event or bool(harder)
     asked = _asked(plan, harder)
-    if adds and snap.seconds_since_death < TUNING.plan.recent_death_s:
+    if adds and snap.seconds_since_death < t.plan.recent_death_s:
         return GuardVerdict("recovering", f"player died {snap.seconds_since_death:.0f}s ago", asked)
-    if adds and snap.hp_fraction < TUNING.plan.low_hp:
+    if adds and snap.hp_fraction < t.plan.low_hp:
         fight = " in a boss fight" if snap.boss_alive else ""
         return GuardVerdict("recovering", f"player at {snap.hp_fraction:.0%} HP{fight}", asked)
     if plan.pressure == "spike" and s.pacing is PacingState.RELAX:
@@ -81,9 +82,10 @@ def check(s: DirectorSituation, plan: DirectorPlan) -> GuardVerdict | None:
     return None
 
 
-def override(s: DirectorSituation, verdict: GuardVerdict) -> dict[str, Any]:
-    """The plan applied instead: the rules plan for ``s``, its reason naming the override."""
-    plan = rules.decide(s)
+def override(s: DirectorSituation, verdict: GuardVerdict, t: Tuning = TUNING) -> dict[str, Any]:
+    """The plan applied instead: the rules plan for ``s`` under the same preset, its reason naming the
+    override."""
+    plan = rules.decide(s, t)
     plan["reason"] = verdict.reason()[:REASON_MAX]
     plan.pop("note", None)
     return plan

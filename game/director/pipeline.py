@@ -18,6 +18,7 @@ from game.director.guard import GuardVerdict
 from game.director.plan import DirectorKnobs
 from game.director.source import PlanReply, PlanRequest, ReplyFuture
 from game.director.trajectory import DecisionRecord, DecisionStatus
+from game.director.tuning import TUNING, Tuning
 from game.director.validate import ValidatedPlan, parse_reply, validate_plan
 
 RULES_BACKEND = "rules"  # the rules source is its own guard
@@ -63,6 +64,7 @@ def vet_reply(
     prefabs: Collection[str],
     events: Collection[str],
     event_not_ready: Callable[[str], str | None],
+    tuning: Tuning = TUNING,
 ) -> tuple[ValidatedPlan, GuardVerdict | None]:
     """The validated plan to apply and the guard's verdict (None: the plan stands). Raises
     ``ToolArgumentError`` for a reply that does not parse or validate."""
@@ -74,9 +76,9 @@ def vet_reply(
         )
 
     vp = validated(parse_reply(reply.raw, reply.plan, trace_id=trace))
-    verdict = None if reply.backend == RULES_BACKEND else guard.check(req.situation, vp.plan)
+    verdict = None if reply.backend == RULES_BACKEND else guard.check(req.situation, vp.plan, tuning)
     if verdict is not None:  # a model's plan broke a hard safety rule: the rules plan runs instead
-        vp = validated(guard.override(req.situation, verdict))
+        vp = validated(guard.override(req.situation, verdict, tuning))
     return vp, verdict
 
 

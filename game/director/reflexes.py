@@ -6,8 +6,12 @@ crowd itself. The director's act stage (``act.py``) applies them.
   ``[danger] grace_max_s``: nothing spawns past the presence floor, and hits land at ``grace_factor``. A
   player who starts at once, as every bot does, never sees it.
 - **Rescue**: the HP bar falling (``PlayerRead.falling``) with at least ``[rescue] crowd`` enemies within
-  ``radius``: shove them out to ``shove_to``, clear their shots and drop ``supply``, at most every
-  ``cooldown_s``. A decision only changes what spawns next; the crowd already on the player is what kills.
+  ``radius``: shove them out to ``shove_to``, clear their shots and, under ``[danger] prey_hp``, drop
+  ``supply``, at most every ``cooldown_s``. A decision only changes what spawns next; the crowd already on
+  the player is what kills.
+  At or under ``[danger] hp_low`` (in danger, though nothing is falling) it drops ``supply``. A reflex's
+  supply keeps ``cooldown_s`` apart from its last, not the event's longer cooldown for plans: a player
+  left at low HP always has a way back up.
 """
 
 from __future__ import annotations
@@ -57,12 +61,16 @@ class Grace:
 class Rescue:
     def __init__(self, t: Tuning) -> None:
         self.t = t.rescue
-        self.at = -1e9
+        self.low_hp, self.prey_hp = t.danger.hp_low, t.danger.prey_hp
+        self.at = self.supplied_at = -1e9
         self.count = 0
         self.shoved = 0
 
     def tick(self, read: PlayerRead, world: World) -> Adjustment:
         t = self.t
+        if 0 < read.hp <= self.low_hp and read.time - self.supplied_at >= t.cooldown_s:
+            self.supplied_at = read.time  # in danger: the way back up, on the reflex's own cooldown
+            return Adjustment(supply=True, why=f"supply: {read.hp:.0%} HP")
         if not read.falling or read.hp <= 0 or read.time - self.at < t.cooldown_s:
             return Adjustment()
         near = crowd_near(world, t.radius)
@@ -73,4 +81,6 @@ class Rescue:
         keep = ~np.isin(world.enemies.view("kind")[near], world.prefabs.boss_kinds)  # a boss stays put
         rows = tuple(int(i) for i in near[keep])
         self.shoved += len(rows)
-        return Adjustment(shove=rows, supply=True, why=f"RESCUE: {len(rows)} shoved")
+        supply = read.hp < self.prey_hp
+        self.supplied_at = read.time if supply else self.supplied_at
+        return Adjustment(shove=rows, supply=supply, why=f"RESCUE: {len(rows)} shoved")

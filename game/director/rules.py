@@ -5,19 +5,18 @@ Policy, first match wins (values: ``[plan]`` of ``assets/director/tuning.toml``,
 preset overlaid):
 
 1. **Recover**: a death in the last ``recent_death_s``, HP under ``low_hp``, or ``heavy_damage_15s`` of a
-   bar lost in 15 s: ``ease_off``. Danger comes down first (the ``danger`` knob, then elites, toughness,
-   tier, the ranged share of the mix) while pressure, the crowd's size, eases only a little; health drops
-   rise, and under ``[danger] prey_hp`` the plan drops ``supply``.
-2. **Boss**: a boss is alive (the boss is the pressure): ``hold``.
-3. **Under-challenged** (HP at least ``raise_hp`` and under ``raise_damage_15s`` of a bar lost in 15 s: what
+   bar lost in 15 s. Danger comes down first (the ``danger`` knob, elites, toughness, tier, the ranged
+   share of the mix) in a ``hold``: the crowd's size stays; once danger is at its lowest, ``ease_off``
+   lowers pressure too. Health drops rise, and under ``[danger] prey_hp`` the plan drops ``supply``.
+2. **Under-challenged** (HP at least ``raise_hp`` and under ``raise_damage_15s`` of a bar lost in 15 s: what
    the player suffers, not the intensity the director steers): after ``peak_due_s`` of Build Up without a
    peak (and as long since the last spike), ``spike`` with ``surround`` (a ring from every side) or
-   ``swarm``. Otherwise ``raise``:
-   danger back to 1 first, then pressure up to the ceiling the skill estimate and the player's level allow
-   (``pressure_ceiling``), then, for a player rated ``escalate_skill``, the levers past pressure, one a
-   raise: toughness, then elites, in turn (the ``danger`` knob above 1 and ``tier`` are left to model
-   plans). At the top: ``hold``.
-4. Otherwise ``hold``.
+   ``swarm``, unless a boss is alive (the boss is the peak). Otherwise danger back to 1 first (a ``hold``:
+   the crowd's size stays), then ``raise``: pressure up to the ceiling the skill estimate and the player's
+   level allow (``pressure_ceiling``), then, for a player rated ``escalate_skill``, the levers past
+   pressure, one a decision: danger above 1 (harder, faster hits) to its top, then toughness and elites
+   in turn (``tier`` is left to model plans).
+3. Otherwise ``hold``.
 """
 
 from __future__ import annotations
@@ -39,6 +38,8 @@ EASE_MIX = {"grunt": +1.0, "spitter": -1.0, "tank": -0.5}  # ease: fewer ranged 
 RAISE_MIX = {"runner": +1.0, "grunt": +0.5, "tank": -0.5}
 ESCALATE_MIX = {"runner": +1.0, "grunt": +0.5, "spitter": +0.25}  # a skilled player: ranged kinds come back
 ESCALATE = "tougher enemies"  # the reason's words for a hold that raises a lever past pressure
+EASE_FIRST = "softer hits first"  # the reason's words for a hold that eases danger (the crowd's size stays)
+DANGER_FIRST = "danger back up first"  # ... and for a hold that raises danger (the crowd's size stays)
 ELITE_PER_TOUGHNESS = 6.0  # escalation keeps elite chance at about 1/6 of the toughness added (0.08 per +0.5)
 ANNOUNCER: dict[str, str] = {
     "ease_off": "Catch your breath.",
@@ -63,28 +64,50 @@ def escalated(k: DirectorKnobs) -> bool:
 
 
 def _choose(s: DirectorSituation, t: Tuning) -> tuple[Pressure, str]:
+    pressure, reason = _recover(s, t)
+    if reason:
+        return pressure, reason
     snap, p, k = s.snapshot, t.plan, s.knobs
-    if snap.seconds_since_death < p.recent_death_s:
-        return "ease_off", f"player died {snap.seconds_since_death:.0f}s ago: give room to recover"
-    if snap.hp_fraction < p.low_hp:
-        return "ease_off", f"player at {snap.hp_fraction:.0%} HP: ease off"
-    if snap.damage_15s > p.heavy_damage_15s:
-        return "ease_off", f"player lost {snap.damage_15s:.0%} HP in 15s: ease off"
-    if snap.boss_alive:
-        return "hold", "boss alive: the boss is the pressure"
     if snap.hp_fraction < p.raise_hp or snap.damage_15s >= p.raise_damage_15s:
         return "hold", f"{snap.hp_fraction:.0%} HP, {snap.damage_15s:.0%} of a bar lost in 15s: hold"
-    if s.pacing is PacingState.BUILD_UP and min(s.pacing_s, s.since_spike_s) >= p.peak_due_s:
+    due = s.pacing is PacingState.BUILD_UP and min(s.pacing_s, s.since_spike_s) >= p.peak_due_s
+    if due and not snap.boss_alive:  # a live boss is the peak: no spike on top of it
         return "spike", f"{s.pacing_s:.0f}s of build-up without a peak: bring one"
     untouched = f"{snap.damage_15s:.0%} of a bar lost in 15s"
     if k.danger < 1.0:
-        return "raise", f"under-challenged ({untouched}): danger back up first"
+        return "hold", f"under-challenged ({untouched}): {DANGER_FIRST}"
     ceiling = pressure_ceiling(snap.skill, snap.level, t)
     if k.pressure < ceiling:
         return "raise", f"under-challenged ({untouched}): pressure toward {ceiling:.2f}"
     if snap.skill >= p.escalate_skill:
         return "hold", f"pressure at its ceiling {ceiling:.2f}, skill {snap.skill:.2f}: {ESCALATE}"
     return "hold", f"under-challenged, but pressure {k.pressure:.2f} is at the ceiling {ceiling:.2f}"
+
+
+def _recover(s: DirectorSituation, t: Tuning) -> tuple[Pressure, str]:
+    """``ease_off`` (or, while danger can still come down, a ``hold`` that softens the hits: the crowd's
+    size eases last) with its reason; ``("hold", "")`` when the player needs no easing."""
+    snap, p = s.snapshot, t.plan
+    if snap.seconds_since_death < p.recent_death_s:
+        why = f"player died {snap.seconds_since_death:.0f}s ago"
+    elif snap.hp_fraction < p.low_hp:
+        why = f"player at {snap.hp_fraction:.0%} HP"
+    elif snap.damage_15s > p.heavy_damage_15s:
+        why = f"player lost {snap.damage_15s:.0%} HP in 15s"
+    else:
+        return "hold", ""
+    if s.knobs.danger > KNOB["danger"].lo:
+        return "hold", f"{why}: {EASE_FIRST}"
+    return "ease_off", f"{why}: ease off"
+
+
+def _escalation_lever(k: DirectorKnobs) -> str:
+    """The lever a skilled player's next escalation raises: danger (the hits they take) to its top first,
+    then elites and toughness in turn (elite chance kept near 1/``ELITE_PER_TOUGHNESS`` of the toughness
+    added: both make enemies last longer, which lowers the kill pace the crowd is sized by)."""
+    if k.danger < KNOB["danger"].hi:
+        return "danger"
+    return "toughness" if k.elite_chance * ELITE_PER_TOUGHNESS >= k.toughness - 1.0 else "elite_chance"
 
 
 def _step(name: str, value: float, sign: int) -> float:
@@ -99,7 +122,8 @@ def decide(s: DirectorSituation, t: Tuning | None = None) -> dict[str, Any]:
     k, snap = s.knobs, s.snapshot
     plan: dict[str, Any] = {"pressure": pressure, "reason": reason[:120], "announcer": ANNOUNCER[pressure]}
     allowed = set(s.prefabs)
-    if pressure == "ease_off":
+    if pressure == "ease_off" or reason.endswith(EASE_FIRST):
+        plan["announcer"] = ANNOUNCER["ease_off"]
         plan["danger"] = _step("danger", k.danger, -1)
         plan["pickup_rate"] = _step("pickup_rate", k.pickup_rate, +1)
         plan["mix"] = _shift(k.mix, allowed, EASE_MIX)
@@ -110,17 +134,16 @@ def decide(s: DirectorSituation, t: Tuning | None = None) -> dict[str, Any]:
             plan["event"] = EASE_EVENT
         if snap.seconds_since_death < t.plan.recent_death_s:
             plan["note"] = f"player died at wave {snap.wave} with pressure {k.pressure:.2f}"
-    elif pressure in ("raise", "spike"):
+    elif pressure in ("raise", "spike") or reason.endswith(DANGER_FIRST):
         plan["pickup_rate"] = max(KNOB["pickup_rate"].default, _step("pickup_rate", k.pickup_rate, -1))
         if k.danger < 1.0:
             plan["danger"] = min(1.0, _step("danger", k.danger, +1))
+            plan["announcer"] = ANNOUNCER["raise"]
         plan["mix"] = _shift(k.mix, allowed, RAISE_MIX)
         if pressure == "spike":
             plan["event"] = next((e for e in SPIKE_EVENTS if e in s.events), None)
-    elif reason.endswith(ESCALATE):  # one lever a decision: tougher enemies, then more elites, in turn
-        tough = k.elite_chance * ELITE_PER_TOUGHNESS >= k.toughness - 1.0
-        lever = "toughness" if tough else "elite_chance"
-        plan[lever] = _step(lever, getattr(k, lever), +1)
+    elif reason.endswith(ESCALATE):  # one lever a decision: harder hits first, then elites and toughness
+        plan[_escalation_lever(k)] = _step(_escalation_lever(k), getattr(k, _escalation_lever(k)), +1)
         plan["mix"] = _shift(k.mix, allowed, ESCALATE_MIX)
     return plan
 
