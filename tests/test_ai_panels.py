@@ -5,6 +5,7 @@ line. Worker-thread answers are awaited by pumping frames with a deadline, so a 
 
 from __future__ import annotations
 
+import re
 import threading
 import time
 from collections.abc import Callable
@@ -136,13 +137,16 @@ def test_f10_director_panel_draws_live_data_over_the_arena(game: tuple[GameApp, 
     assert data.skill_text() in shown
     assert data.skill_text().split()[1] in ("novice", "weak", "average", "strong")
     assert data.signals_text() in shown and data.signals_text().startswith("kill ")
-    assert data.watch.startswith(("grace", "soft", "cap", "nudges")) and data.watch in shown  # watch.py
-    assert data.limits.startswith("clear ")  # the bounds on escalation (panel.py)
+    # the reflexes in force and the multipliers the act stage applies (act.py), the spawner's limits
+    assert re.search(r"hits x\d+\.\d\d  speed x\d+\.\d\d  drops x\d+\.\d\d$", data.acting), data.acting
+    assert data.limits.startswith("crowd ") and "floor" in data.limits, data.limits
     assert "saturated" in shown, "every STATUS row fits a 720 px window (the graph shrinks first)"
     rows = status_rows(data, value_chars(width))  # long values wrap over rows inside the panel
     assert all(len(v) <= value_chars(width) for _, v in rows), "no value runs off the panel's right edge"
     names = [name for name, _ in rows]
     at, lim = names.index("saturated"), names.index("limits")
+    acting = " ".join(v for _, v in rows[names.index("acting") : lim])
+    assert acting.split() == data.acting.split()  # the acting row, wrapped
     assert " ".join(v for _, v in rows[at:]) == data.saturation_text()
     assert " ".join(v for _, v in rows[lim : names.index("spawns")]) == data.limits
     spawns = " ".join(v for _, v in rows[names.index("spawns") : names.index("skill")])
@@ -428,8 +432,9 @@ def test_the_screenshot_service_returns_the_rendered_frame(game: tuple[GameApp, 
     app, _ = game
     shots: list[bytes] = []
     session = panels_of(app).session
-    assert session.screenshot is not None
-    app.arena.frame_hooks.append(lambda world, dt: shots.append(session.screenshot(400)))
+    screenshot = session.screenshot
+    assert screenshot is not None
+    app.arena.frame_hooks.append(lambda world, dt: shots.append(screenshot(400)))
     frames(app, 2)
     from io import BytesIO
 

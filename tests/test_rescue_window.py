@@ -1,5 +1,6 @@
-"""The rescue reflex as a player meets it, in a real window (``ARCADE_HEADLESS``): the HP bar falls fast
-under a crowd, the crowd is shoved back, and F10's watch row says RESCUE."""
+"""The rescue reflex (``game/director/reflexes.py``, ``Rescue``) as a player meets it, in a real window
+(``ARCADE_HEADLESS``): the HP bar falls fast under a crowd, the crowd is shoved back out of reach, the
+shockwave is drawn round the player, health packs land beside them, and F10's watch row says RESCUE."""
 
 from __future__ import annotations
 
@@ -14,36 +15,91 @@ from window_support import frames, press, render
 
 from game.ai.session import AiSession
 from game.app import GameApp
-from game.director import rescue
+from game.director.events import SUPPLY_PACKS
+from game.director.tuning import TUNING
+from game.render import palette
+from game.render.ai_panels import AiPanels
 from game.render.ai_panels.director_panel import status_rows, value_chars
+from game.sim.combat import HEALTH
+from game.sim.config import TICK_HZ
+from game.sim.world import World
 
 pytestmark = pytest.mark.window
+CROWD = 8
 
 
-def test_a_collapse_under_a_crowd_is_rescued_and_shown_in_f10(
+def health_packs(world: World) -> int:
+    return int((world.pickups.view("kind") == HEALTH).sum())
+
+
+def collapse(app: GameApp) -> World:
+    """A crowd of ``CROWD`` grunts on the player and 0.4 of a bar gone at once (past ``[read] fall_bars``),
+    leaving the player under ``[danger] prey_hp`` (the rescue drops supply) and over ``hp_low``."""
+    world = app.world
+    assert world is not None
+    p = world.player
+    for i in range(CROWD):
+        a = 2 * math.pi * i / CROWD
+        world.spawn_enemy("grunt", p.x + math.cos(a) * 40, p.y + math.sin(a) * 40)
+    left = TUNING.danger.prey_hp - 0.05
+    assert left > TUNING.danger.hp_low
+    p.iframes = 0.0
+    p.hp = (left + 0.4) * p.stats.max_hp
+    world.hurt_player(0.4 * p.stats.max_hp, "contact")
+    return world
+
+
+def watch_row(app: GameApp, panels: AiPanels) -> str:
+    """What F10's watch row says in the frame drawn now."""
+    render(app)
+    data = panels.director.last
+    assert data is not None
+    return data.acting
+
+
+def test_a_collapse_under_a_crowd_is_rescued_in_sight_and_shown_in_f10(
     make_app: Callable[..., GameApp], session: AiSession
 ) -> None:
     app, panels = attached(make_app, session, bot="strong")
     frames(app, 60 * 3)
-    world = app.world
-    p = world.player
-    for i in range(8):
-        a = 2 * math.pi * i / 8
-        world.spawn_enemy("grunt", p.x + math.cos(a) * 40, p.y + math.sin(a) * 40)
-    p.iframes = 0.0
-    p.hp = 0.95 * p.stats.max_hp
-    world.hurt_player(0.4 * p.stats.max_hp, "contact")
-    frames(app, 2)
-    assert session.director.watch.rescue.state.rescues == 1
-    near = np.hypot(world.enemies.view("x") - p.x, world.enemies.view("y") - p.y) < rescue.RADIUS
-    assert int(near.sum()) < 8, "the crowd was shoved back"
     press(app, arcade.key.F10)
-    render(app)
-    data = panels.director.last
-    assert data is not None and data.watch.startswith("RESCUE")
-    shown = " ".join(panels.director.texts())
-    assert "RESCUE" in shown, "the watch row is drawn"
-    rows = status_rows(data, value_chars(panels.director.rect[2]))
+    scene = app.arena.scene
+    assert scene is not None
+    director = session.director
+    rescues = director.rescue.count
+    world = collapse(app)
+    p = world.player
+    packs = health_packs(world)
+    frames(app, 1)  # the director reads the falling bar and the rescue fires in the same tick
+    assert director.rescue.count == rescues + 1
+    near = np.hypot(world.enemies.view("x") - p.x, world.enemies.view("y") - p.y) < TUNING.rescue.radius
+    assert int(near.sum()) < CROWD, "the crowd was shoved back"
+    assert health_packs(world) >= packs + SUPPLY_PACKS, "supply landed beside the player"
+    watch = watch_row(app, panels)  # the frame the player sees right after the rescue
+    assert watch.startswith("RESCUE")
+    assert "RESCUE" in " ".join(panels.director.texts()), "the watch row is drawn"
+    rows = status_rows(panels.director.last, value_chars(panels.director.rect[2]))  # type: ignore[arg-type]
     at = [name for name, _ in rows].index("watch")
-    assert " ".join(v for _, v in rows[at : at + 2]).startswith(data.watch[:30])
+    assert " ".join(v for _, v in rows[at : at + 2]).startswith(watch[:30])
     assert all(len(v) <= value_chars(panels.director.rect[2]) for _, v in rows), "nothing runs off the panel"
+    frames(app, 1)  # the rescue's event (emitted after the step) reaches the effects with the next tick
+    render(app)
+    fx = scene.effects.particles
+    heal = int((fx.rgb[: fx.n] == (palette.HEAL.r, palette.HEAL.g, palette.HEAL.b)).all(axis=1).sum())
+    assert heal >= 40 and fx.pool.shown >= heal, "the shockwave's ring is drawn round the player"
+
+
+def test_f10_shows_the_rescue_long_enough_to_read(
+    make_app: Callable[..., GameApp], session: AiSession
+) -> None:
+    app, panels = attached(make_app, session, bot="strong")
+    frames(app, 60 * 3)
+    press(app, arcade.key.F10)
+    rescues = session.director.rescue.count
+    collapse(app)
+    shown = []
+    for _ in range(TICK_HZ):  # one second of frames, each drawn as the window does
+        frames(app, 1)
+        shown.append("RESCUE" in watch_row(app, panels))
+    assert session.director.rescue.count == rescues + 1
+    assert all(shown[1:]), f"RESCUE shown in {sum(shown)} of {len(shown)} frames"

@@ -1,8 +1,28 @@
-"""The AI director: watches the player (telemetry, L4D intensity, pacing), spends a spawn-credit budget, and
-applies validated plans from a plan source (the deterministic ``rules`` policy or an LLM), recording every
-decision to a replayable trajectory.
+"""The AI director: reads the player every tick, decides a plan every few seconds, and is the one place that
+changes the game's difficulty. Read → decide → act, each in one place:
 
-Main entry points: ``Director`` (``director.py``), ``PlanSource`` / ``PlanRequest`` / ``PlanReply``
-(``source.py``), ``DirectorPlan`` and ``plan_json_schema`` (``plan.py``), ``validate_plan`` (``validate.py``),
-``run_directed`` (``runner.py``) and ``replay`` (``replay.py``).
+**Read** (every tick, ``read.py``): ``Reader`` folds the tick into one frozen ``PlayerRead``.
+    ``telemetry.py`` (ring buffers of damage, kills, shots; the snapshot a plan source sees),
+    ``skill.py`` (online skill estimate), ``intensity.py`` (L4D intensity), ``pacing.py`` (Build Up →
+    Sustain Peak → Peak Fade → Relax).
+
+**Decide** (every ``DECISION_INTERVAL_S``, and at once on a death, a new Build Up or a falling HP bar):
+    ``source.py`` (``PlanSource``, ``PlanRequest``, ``PlanReply``: rules, an LLM, MCP or a replay),
+    ``rules.py`` (the deterministic policy), ``plan.py`` and ``knobs.py`` (``DirectorPlan``, the knob
+    rows), ``validate.py`` (parse, validate, clamp), ``guard.py`` (hard safety rules for model plans),
+    ``pipeline.py`` (a reply's way to commands and its trajectory record), ``memory.py`` (notes a plan
+    keeps). Between decisions ``reflexes.py`` (``Grace``, ``Rescue``) return ``Adjustment``s.
+
+**Act** (every tick, ``act.py``): ``Actuator`` alone writes the spawner's ``Limits`` (crowd size,
+    presence floor, prey, hold) and the world's player-facing multipliers (enemy damage and speed from the
+    ``danger`` knob limited by HP, pickups), composing with a mod's or the console's values.
+    ``spawner.py`` (``CreditSpawner``: the credit bank and the presence floor) spawns; ``events.py``
+    (named events: boss, swarm, surround, supply, mod events) fires what a plan names.
+
+Around the loop: ``director.py`` (``Director``: modes, requests, latest-wins polling, the loop itself),
+``routing.py`` (the world's spawner, routed to the active mode's), ``tuning.py`` (every tuning value, from
+``assets/director/tuning.toml``, with the difficulty presets as overlays), ``spawn_log.py`` (every spawn's
+cause, for F10 and the trajectory), ``trajectory.py`` (the replayable record), ``panel.py`` and
+``saturation.py`` (what F10 shows). Headless directed runs, their metrics and replay are in
+``game/directed/``; the evaluation is in ``game/eval/``.
 """

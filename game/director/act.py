@@ -6,8 +6,8 @@ out a rescue's shove and supply. Nothing else writes them.
 **Presence** (how many enemies the player sees) and **danger** (how much they hurt) are separate:
 
 - The presence floor is ``[presence] view_kill_s`` of the player's kill pace, between ``floor_min`` and
-  ``floor_max``; Peak Fade and Relax keep the share of it they keep of the bank's income (``[pacing]
-  fade_income``, ``relax_income``): a calmer stretch, never an empty one. HP never gates it. The crowd is
+  ``floor_max``; Peak Fade and Relax keep ``[pacing] relax_income`` of it, the share of the bank's income a
+  Relax lets through: a calmer stretch, never an empty one. HP never gates it. The crowd is
   capped at what the player clears (``spawner.crowd_max_for``).
 - Danger is the plan's ``danger`` knob, limited by HP: full at ``[danger] hp_full`` and above, falling
   linearly to ``low_factor`` of it at ``hp_low``; times each reflex's factor. Enemy speed follows the knob
@@ -36,6 +36,7 @@ from game.sim.config import ARENA_H, ARENA_W
 from game.sim.world import World
 
 SUPPLY_EVENT = "supply"
+WHY_SHOWN_S = 4.0  # F10 keeps showing a reflex (a rescue acts in one tick) this long after it acted
 SHOVE_WALL = 30.0  # a shoved enemy stays this far inside the arena walls
 
 
@@ -61,8 +62,8 @@ def hp_limit(hp: float, t: Tuning) -> float:
 
 def presence_floor(read: PlayerRead, t: Tuning) -> int:
     p = t.presence
-    share = {PacingState.PEAK_FADE: t.pacing.fade_income, PacingState.RELAX: t.pacing.relax_income}
-    floor = read.kill_pace / 60.0 * p.view_kill_s * share.get(read.pacing, 1.0)
+    calm = read.pacing in (PacingState.PEAK_FADE, PacingState.RELAX)
+    floor = read.kill_pace / 60.0 * p.view_kill_s * (t.pacing.relax_income if calm else 1.0)
     return min(p.floor_max, max(p.floor_min, round(floor)))
 
 
@@ -72,6 +73,7 @@ class Actuator:
         self._base: dict[str, float] = {}
         self._set: dict[str, float] = {}
         self.state = Acted()
+        self._why, self._why_at = "", -1e9  # the last reflex that acted, and when (F10)
 
     def act(
         self,
@@ -107,6 +109,10 @@ class Actuator:
             if adj.supply and SUPPLY_EVENT in events.names():  # the reflex keeps its own cooldown
                 events.fire(SUPPLY_EVENT, world, spawner.placer)
         why = "  ".join(a.why for a in adjustments if a.why)
+        if why:
+            self._why, self._why_at = why, read.time
+        elif read.time - self._why_at < WHY_SHOWN_S:  # a one-tick reflex stays readable on F10
+            why = f"{self._why} ({read.time - self._why_at:.0f}s ago)"
         self.state = Acted(round(danger, 4), round(speed, 4), round(pickup, 4), limits, why)
         return self.state
 

@@ -462,7 +462,7 @@ class Director:
             skill=self.telemetry.skill.value,
             skill_signals=self.telemetry.skill.last,
             saturation=self.saturation,
-            watch="" if static else acted_text(acted),
+            acting="" if static else acted_text(acted),
             limits="" if static else limits_text(acted, world.enemies.n),
             spawns=spawns_text(self.spawn_log.recent()),
         )

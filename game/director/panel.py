@@ -53,7 +53,7 @@ class DirectorPanel:
     skill: float = 0.5  # the online skill estimate, 0..1
     skill_signals: SkillSignals | None = None
     saturation: Saturation = NO_SATURATION
-    watch: str = ""  # the reflexes in force and what the act stage applies (``acted_text``)
+    acting: str = ""  # the reflexes in force and what the act stage applies (``acted_text``)
     limits: str = ""  # the spawner's limits now (``limits_text``)
     spawns: str = ""  # the last 30 s of spawns by cause (``spawn_log.spawns_text``)
 
@@ -94,9 +94,10 @@ class IntensityHistory:
 
 
 def acted_text(a: Acted) -> str:
-    """F10: the reflexes in force and the multipliers applied (``hits x0.62  speed x0.94  drops x1.50``)."""
+    """F10: the reflexes in force and the multipliers applied (``applied: hits x0.62  speed x0.94  drops
+    x1.50``)."""
     parts = [a.why] if a.why else []
-    parts.append(f"hits x{a.danger:.2f}  speed x{a.speed:.2f}  drops x{a.pickup:.2f}")
+    parts.append(f"applied: hits x{a.danger:.2f}  speed x{a.speed:.2f}  drops x{a.pickup:.2f}")
     return "  ".join(parts)
 
 

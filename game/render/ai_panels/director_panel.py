@@ -6,11 +6,11 @@ so the panel never covers play. It shows what the director sees and decides, ref
 - the title and mode;
 - the intensity graph with the pacing state behind it;
 - the knob bars (one per row of ``game/director/knobs.py``), credits, the enemy mix;
-- the last plan: pressure, event, reason, clamp notes, announcer line;
+- the last plan: pressure, event, reason, clamp notes, announcer line, and the last error (cleared by the
+  director when the mode changes);
 - STATUS: key/value rows from ``status_rows(panel)`` (backend, latency, trace, decision counts, next
-  decision, the LLM prompt size, the guard's overrides, the watch's reflexes, the director's limits, the
-  player's skill estimate...). To show a new figure, add one row there;
-- the last error (cleared by the director when the mode changes).
+  decision, the LLM prompt size, the guard's overrides, the reflexes in force and what the act stage
+  applies, the spawner's limits, the player's skill estimate...). To show a new figure, add one row there.
 
 On a short window the graph shrinks first; rows that still do not fit are left out from the bottom.
 Text lives in one batch and bars in one cached shape list, so the panel costs a few draw calls per frame.
@@ -100,11 +100,12 @@ def status_rows(panel: DirectorPanel, chars: int = VALUE_CHARS) -> list[tuple[st
         rows.append(("next", f"decision in {panel.next_decision_in:.1f}s"))
     if panel.prompt and panel.mode != STATIC:
         rows.append(("prompt", panel.prompt.removeprefix("prompt ")))
-    # director (#11): the per-tick reflexes, the online skill estimate and what it rests on; knobs at a bound
-    # "RESCUE 5s: hits x0.5, no spawns  cap 8  nudges 3" and "clear 53/58 BEHIND, p cap 1.80x, spike 12s
-    # ago" are wider than the value column: each wraps over two rows
+    # director (#11): the reflexes in force and what the act stage applies, the spawner's limits, the online
+    # skill estimate and what it rests on; knobs at a bound. "grace: hits x0.25  hits x0.17  speed x0.91
+    # drops x1.00" and "crowd 34/76, near view 5/floor 6 prey, HOLD" are wider than the value column: each
+    # wraps over two rows
     spawns = f"30s: {panel.spawns}" if panel.spawns else ""  # why enemies appeared, by cause
-    for label, value in (("watch", panel.watch), ("limits", panel.limits), ("spawns", spawns)):
+    for label, value in (("acting", panel.acting), ("limits", panel.limits), ("spawns", spawns)):
         for i, part in enumerate(wrap_value(value, 2, chars) if value else ()):
             rows.append((label if i == 0 else "", part))
     rows.append(("skill", panel.skill_text()))
@@ -341,7 +342,10 @@ class DirectorPanelOverlay:
         y = self._block(
             self.announcer, f"\u201c{panel.last_announcer}\u201d" if panel.last_announcer else "", x0, y
         )
-        # ---- status rows, pending dot, last error
+        # the last error sits with the plan it is about, above STATUS: a short window leaves out STATUS rows
+        # from the bottom, never the error
+        y = self._block(self.error, f"last error: {panel.last_error}" if panel.last_error else "", x0, y)
+        # ---- status rows, pending dot
         y -= 18
         self.status_head.move(x0, y)
         rows = status_rows(panel, value_chars(w))
@@ -360,8 +364,6 @@ class DirectorPanelOverlay:
             val_lbl.move(x0 + VALUE_X, y)
             if name == "next" and panel.pending:
                 self._pending_at = (x0 + 66, y + 5)
-        y -= 6
-        y = self._block(self.error, f"last error: {panel.last_error}" if panel.last_error else "", x0, y)
         return rects, graph_y, x0, inner, y
 
     @staticmethod
