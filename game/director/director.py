@@ -156,7 +156,8 @@ class Director:
         self._sources[source.name] = source
 
     def set_mode(self, name: str, world: World | None = None) -> None:
-        """Switch mode (between ticks); with ``world`` the switch is recorded and params follow at once."""
+        """Switch mode (between ticks); with ``world`` the switch is recorded. The act stage applies the new
+        mode on the next tick."""
         if name not in self.modes():
             raise SettingsError("director.mode", f"unknown mode '{name}'; known: {', '.join(self.modes())}")
         if name == self._mode:

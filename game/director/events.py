@@ -194,8 +194,7 @@ def spawn_surround(world: World, placer: SpawnPlacer) -> None:
 
 def spawn_ring(world: World, n: int, start: float, depth: float, offset: float = 0.0) -> None:
     """``n`` new ``SURROUND_PREFAB`` enemies evenly round the player, ``depth`` px past the screen edge, the
-    first ``offset`` steps past angle ``start`` (the ``surround`` ring's new runners; the ``climax``'s outer
-    ring)."""
+    first ``offset`` steps past angle ``start`` (the ``surround`` ring's new runners)."""
     for i in range(n):
         x, y = edge_point(world, start + 2.0 * math.pi * (i + offset) / n, depth, SURROUND_WALL)
         world.spawn_enemy(SURROUND_PREFAB, x, y, source="event")

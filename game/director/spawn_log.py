@@ -41,5 +41,5 @@ def _ordered(counts: Counter[str]) -> dict[str, int]:
 
 
 def spawns_text(counts: dict[str, int]) -> str:
-    """F10's row: ``bank 12, event 8, reflex 3`` (``none`` when nothing spawned)."""
+    """F10's row: ``bank 12, event 8, presence 3`` (``none`` when nothing spawned)."""
     return ", ".join(f"{cause} {n}" for cause, n in counts.items()) or "none"

@@ -29,8 +29,6 @@ NEVER = 999.0  # seconds-since value for "has not happened"
 _DAMAGE, _KILLS, _NEAR_KILLS, _SHOTS, _HITS, _SPAWNS, _DEATHS = range(7)
 _ROWS = 7
 SKILL_EVERY_TICKS = TICK_HZ  # the skill estimate is refreshed once a second
-FALL_WINDOW_S, FALL_BARS = 3.0, 0.2  # this much of a bar lost in 3 s: the HP bar is falling ...
-FALL_REARM_S = 3.0  # ... (said at most this often)
 
 
 class GameSessionSnapshot(BaseModel):
@@ -77,8 +75,6 @@ class Telemetry:
         self.last_death_time: float | None = None
         self.engaged = False
         self.died = False  # the player died this tick
-        self.falling = False  # the HP bar started falling fast this tick (the director decides at once)
-        self._fall_at = -FALL_REARM_S
         self.hp_fraction = 1.0
         self.max_hp = 100.0
         self.skill = SkillEstimator()
@@ -90,7 +86,7 @@ class Telemetry:
     def update(self, world: World, events: Iterable[ev.Event] | None = None) -> None:
         """Fold this tick's events (default ``world.events``) in; once per simulation tick, after the step."""
         col = self._buckets[:, self._cursor]
-        self.died = self.falling = False
+        self.died = False
         for e in world.events if events is None else events:
             if isinstance(e, ev.PlayerDamaged):
                 col[_DAMAGE] += e.amount
@@ -122,9 +118,6 @@ class Telemetry:
             self.engaged = bool(((dx * dx + dy * dy) < r * r).any())
         else:
             self.engaged = False
-        if world.time - self._fall_at >= FALL_REARM_S and self.damage_fraction(FALL_WINDOW_S) >= FALL_BARS:
-            self._fall_at = world.time
-            self.falling = True
         self._ticks += 1
         if self._ticks % SKILL_EVERY_TICKS == 0:
             self._update_skill(world.time)

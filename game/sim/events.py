@@ -132,7 +132,7 @@ class ShieldBlocked:
 @dataclass(frozen=True)
 class Rescued:
     """The director's rescue shockwave at (x, y) pushed ``pushed`` enemies out of ``radius``
-    (``game/director/rescue.py``)."""
+    (``game/director/reflexes.py``, ``Rescue``)."""
 
     x: float
     y: float
