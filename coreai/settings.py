@@ -157,6 +157,7 @@ class GameSettings(_Section):
     screen_shake: bool = True
     damage_flash: bool = True
     ui_scale: float = Field(default=1.0, ge=0.75, le=1.5)
+    # The director's tuning preset: exactly the [presets.*] of assets/director/tuning.toml.
     difficulty: Literal["easy", "normal", "hard"] = "normal"
     pause_on_focus_loss: bool = True
     gamepad: bool = True

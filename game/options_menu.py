@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from game.controls import ACTIONS, LABELS, Controls
-from game.difficulty import PRESETS
+from game.director.tuning import preset_names
 
 if TYPE_CHECKING:
     from game.app import GameApp
@@ -80,7 +80,7 @@ class OptionsMenu:
             self._set(graphics_quality=names[(names.index(self.settings.graphics_quality) + d) % len(names)])
 
         def difficulty(d: int) -> None:
-            names = list(PRESETS)
+            names = list(preset_names())
             self._set(difficulty=names[(names.index(self.settings.difficulty) + d) % len(names)])
 
         rows = [
@@ -92,7 +92,7 @@ class OptionsMenu:
             self._toggle("Damage flash", "damage_flash"),
             Row("UI scale", lambda: f"{self.settings.ui_scale:.0%}", scale),
             Row("Graphics quality", lambda: QUALITIES[self.settings.graphics_quality], quality),
-            Row("Difficulty", lambda: PRESETS[self.settings.difficulty].label, difficulty),
+            Row("Difficulty", lambda: preset_names()[self.settings.difficulty], difficulty),
             self._toggle("Gamepad", "gamepad"),
             self._toggle("Pause when the window loses focus", "pause_on_focus_loss"),
         ]

@@ -7,13 +7,18 @@ from __future__ import annotations
 import tomllib
 from collections.abc import Callable
 from pathlib import Path
+from typing import get_args
 
 import arcade
 import pytest
 import window_support as ws
 from window_support import frames, press, px, render, send
 
+from coreai.settings import GameSettings
+from game.ai.session import AiSession
+from game.ai.wiring import attach
 from game.app import GameApp
+from game.director.tuning import preset_names
 from game.views.options import OptionsView
 
 pytestmark = pytest.mark.window
@@ -153,3 +158,24 @@ def test_rebinding_pause_moves_the_pause_hotkey(make_app: Callable[..., GameApp]
     assert app.arena.paused
     press(app, K.ESCAPE)
     assert not app.arena.paused, "Esc always pauses and resumes"
+
+
+def test_difficulty_row_walks_the_tuning_presets_and_the_director_follows(
+    make_app: Callable[..., GameApp], session: AiSession, saves_dir: Path
+) -> None:
+    presets = preset_names()  # the presets are tuning.toml's overlays, with their labels, in file order
+    assert list(presets) == list(get_args(GameSettings.model_fields["difficulty"].annotation))
+    app = make_app()
+    attach(app, session)
+    view = open_options_from_title(app)
+    select(app, view, "Difficulty")
+    row = view.menu.rows[view.menu.selected]
+    names = list(presets)
+    start = names.index(app.prefs.settings.difficulty)
+    for step in range(1, len(names) + 1):
+        press(app, K.RIGHT)
+        name = names[(start + step) % len(names)]
+        assert app.prefs.settings.difficulty == name and row.value() == presets[name]
+        assert session.difficulty == name and session.director.tuning.label == presets[name]
+    press(app, K.LEFT)
+    assert saved(saves_dir)["game"]["difficulty"] == names[(start - 1) % len(names)]

@@ -133,7 +133,12 @@ class AiSession:
             RulesSource(lambda: self.difficulty),
             *(AgentPlanSource(self.runtime, n, self.capture) for n in self.backends.registry),
         )
-        self.director = Director("rules", sources=self.plan_sources, memory=DirectorMemory.persistent())
+        self.director = Director(
+            "rules",
+            sources=self.plan_sources,
+            memory=DirectorMemory.persistent(),
+            difficulty=lambda: self.difficulty,
+        )
         if options.director in self.director.modes():
             self.director.set_mode(options.director)
         else:
