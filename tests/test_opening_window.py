@@ -1,6 +1,7 @@
 """The first seconds of a first-time player, in the real window (ARCADE_HEADLESS=1): a player who starts a
-run and touches nothing (reading the controls) is not dead at 0:20 under the default director, and the
-enemies hit (nearly) in full again the moment they move (``game/director/watch.py``)."""
+run and touches nothing (reading the controls) is not dead at 0:20 under the default director (the grace
+reflex, ``game/director/reflexes.py``: hits at ``[danger] grace_factor``), and the enemies hit as the plan's
+danger says again the moment they move (``game/director/act.py``)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,8 @@ from window_support import frames, send
 from game.ai.session import AiSession
 from game.ai.wiring import attach
 from game.app import GameApp
-from game.director.watch import GRACE_DAMAGE
+from game.director.act import hp_limit
+from game.director.tuning import TUNING
 from game.sim.config import TICK_HZ
 
 pytestmark = pytest.mark.window
@@ -31,10 +33,16 @@ def test_a_player_who_touches_nothing_survives_20s_then_moving_ends_the_grace(
     frames(app, 20 * TICK_HZ)
     assert world.time >= 19.9 and world.phase == "playing" and world.player.hp > 0
     assert world.stats.damage_taken > 0, "enemies did reach the idle player"
-    assert world.params.get("enemy_damage_mult") == pytest.approx(GRACE_DAMAGE)
+    director = session.director
+    hp = world.player.hp / world.player.stats.max_hp
+    full = director.knobs.danger * hp_limit(hp, TUNING)  # what the plan's danger allows at this HP
+    graced = world.params.get("enemy_damage_mult")
+    want = world.params.clamp("enemy_damage_mult", full * TUNING.danger.grace_factor)  # the param's floor
+    assert director.grace.on and graced == pytest.approx(want, abs=1e-3)
     send(app, "on_key_press", arcade.key.D, 0)
     frames(app, 10)
     send(app, "on_key_release", arcade.key.D, 0)
-    watch = session.director.watch.state
-    assert not watch.grace and watch.damage_factor > GRACE_DAMAGE  # 1.0, or 0.6 for a hurt low-rated player
-    assert world.params.get("enemy_damage_mult") == pytest.approx(watch.damage_factor)
+    hp = world.player.hp / world.player.stats.max_hp
+    full = director.knobs.danger * hp_limit(hp, TUNING)
+    assert not director.grace.on and director.actuator.state.danger == pytest.approx(full, abs=1e-3)
+    assert world.params.get("enemy_damage_mult") == pytest.approx(full, abs=1e-3) and full > graced

@@ -1,4 +1,4 @@
-"""Helpers shared by the director tests: quiet worlds, scripted plan sources, a tick loop."""
+"""Helpers shared by the director tests: quiet worlds, scripted plan sources, a tick loop, a made-up read."""
 
 from __future__ import annotations
 
@@ -7,6 +7,8 @@ from concurrent.futures import Future
 from typing import Any
 
 from game.director.director import Director
+from game.director.pacing import PacingState
+from game.director.read import PlayerRead
 from game.director.source import PlanReply, PlanRequest
 from game.sim.spawner import NullSpawner
 from game.sim.world import World
@@ -22,6 +24,35 @@ def quiet_world(seed: int = 0) -> World:
 def directed_world(director: Director, seed: int = 0) -> World:
     w = World(seed=seed, spawner=director.spawner)
     return w
+
+
+def a_read(**fields: Any) -> PlayerRead:
+    """A ``PlayerRead``: a healthy player who has acted, in Build Up, nothing around (``fields`` override)."""
+    base: dict[str, Any] = {
+        "time": 60.0,
+        "wave": 2,
+        "level": 3,
+        "hp": 1.0,
+        "falling": False,
+        "fell": 0.0,
+        "skill": 0.5,
+        "intensity": 0.3,
+        "pacing": PacingState.BUILD_UP,
+        "pacing_s": 10.0,
+        "kill_pace": 30.0,
+        "alive": 0,
+        "present": 0,
+        "in_view": 0,
+        "boss_alive": False,
+        "since_death": 999.0,
+        "since_hit": 999.0,
+        "still_s": 0.0,
+        "acted": True,
+        "died": False,
+        "new_build_up": False,
+        "new_peak": False,
+    }
+    return PlayerRead(**{**base, **fields})
 
 
 def tick(director: Director, world: World, n: int = 1) -> None:

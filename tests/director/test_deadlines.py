@@ -50,8 +50,6 @@ def test_a_source_with_a_long_deadline_keeps_its_request_past_the_schedule() -> 
     director = Director("cold", sources=(src,))
     world = quiet_world()
     world.wave_time_left = 1e9
-    director.watch.state.last_nudge = float("inf")  # no calm nudge
-    director.watch.state.last_cue = float("inf")  # nor a comeback cue
     tick(director, world)
     tick(director, world, int((PENDING_MAX_S + 5) * TICK_HZ))
     assert len(src.pending) == 1 and director.superseded == 0, "still waiting on the first reply"

@@ -1,48 +1,77 @@
-"""The difficulty preset ([game] difficulty, the options screen) moves the rules director's targets: the same
-situation is a hold on normal, a raise on hard, and on easy the director eases off at a higher HP."""
+"""The difficulty preset ([game] difficulty, the options screen) is a tuning overlay (``[presets.*]`` of
+``assets/director/tuning.toml``) that the rules source reads at each decision: the same situation eases
+sooner on easy (softer hits first, ``ease_off`` once danger is at its lowest), is raised on hard where normal
+holds, and an unknown name plays as normal."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from game.difficulty import PRESETS, preset
+from game.director.knobs import KNOB
 from game.director.pacing import PacingState
-from game.director.rules import RulesSource
+from game.director.plan import DirectorKnobs
+from game.director.rules import EASE_FIRST, RulesSource
 from game.director.source import DirectorSituation, PlanRequest
 from game.director.telemetry import GameSessionSnapshot
+from game.director.tuning import preset_names, tuning
+
+EASY, NORMAL, HARD = tuning("easy"), tuning("normal"), tuning("hard")
 
 
-def situation(intensity: float, **snap: Any) -> DirectorSituation:
-    base: dict[str, Any] = {"time": 60.0, "hp_fraction": 0.9}
+def situation(knobs: DirectorKnobs | None = None, **snap: Any) -> DirectorSituation:
+    base: dict[str, Any] = {"time": 60.0, "hp_fraction": 1.0}
     return DirectorSituation(
         snapshot=GameSessionSnapshot(**{**base, **snap}),
-        intensity=intensity,
+        intensity=0.3,
         pacing=PacingState.BUILD_UP,
+        pacing_s=5.0,
+        knobs=knobs or DirectorKnobs(),
         prefabs=["grunt", "runner", "spitter", "tank"],
-        events=["swarm"],
+        events=["swarm", "supply"],
     )
 
 
-def pressure(difficulty: str, sit: DirectorSituation) -> str:
+def rules_plan(difficulty: str, sit: DirectorSituation) -> dict[str, Any]:
     request = PlanRequest(situation=sit, trace_id="t", seq=1, tick=1)
     reply = RulesSource(lambda: difficulty).request(request).result(0)
     assert reply.plan is not None
-    return str(reply.plan["pressure"])
+    return reply.plan
 
 
-def test_presets_move_the_intensity_target() -> None:
-    middling = situation(0.5)
-    assert pressure("normal", middling) == "hold"
-    assert pressure("hard", middling) == "raise"
-    assert pressure("easy", situation(0.35)) == "hold"  # normal would raise at 0.35
-    assert pressure("normal", situation(0.35)) == "raise"
+def pressure(difficulty: str, sit: DirectorSituation) -> str:
+    return str(rules_plan(difficulty, sit)["pressure"])
 
 
-def test_easy_eases_off_sooner() -> None:
-    hurt = situation(0.3, hp_fraction=0.4)
-    assert pressure("normal", hurt) != "ease_off"
-    assert pressure("easy", hurt) == "ease_off"
+def eases(difficulty: str, sit: DirectorSituation) -> bool:
+    """Whether the plan eases: ``ease_off``, or the hold that softens the hits first."""
+    p = rules_plan(difficulty, sit)
+    return p["pressure"] == "ease_off" or str(p["reason"]).endswith(EASE_FIRST)
 
 
-def test_unknown_name_is_normal() -> None:
-    assert preset("nightmare") == PRESETS["normal"]
+def test_the_shipped_presets_are_the_options_choices() -> None:
+    assert list(preset_names()) == ["easy", "normal", "hard"]
+    assert [t.label for t in (EASY, NORMAL, HARD)] == list(preset_names().values())
+
+
+def test_easy_eases_sooner() -> None:
+    assert EASY.plan.low_hp > NORMAL.plan.low_hp, "the shipped easy preset eases at a higher HP"
+    hp = (EASY.plan.low_hp + NORMAL.plan.low_hp) / 2
+    hurt = situation(hp_fraction=hp)
+    assert not eases("normal", hurt)
+    assert eases("easy", hurt) and pressure("easy", hurt) == "hold", "softer hits first"
+    assert rules_plan("easy", hurt)["danger"] < hurt.knobs.danger
+    lowest = situation(DirectorKnobs(danger=KNOB["danger"].lo), hp_fraction=hp)
+    assert pressure("normal", lowest) != "ease_off"
+    assert pressure("easy", lowest) == "ease_off", "danger at its lowest: the crowd's size eases too"
+
+
+def test_hard_raises_where_normal_holds() -> None:
+    assert HARD.plan.raise_damage_15s > NORMAL.plan.raise_damage_15s
+    scuffed = situation(damage_15s=(HARD.plan.raise_damage_15s + NORMAL.plan.raise_damage_15s) / 2)
+    assert pressure("normal", scuffed) == "hold"
+    assert pressure("hard", scuffed) == "raise"
+
+
+def test_unknown_name_plays_as_normal() -> None:
+    for sit in (situation(), situation(hp_fraction=(EASY.plan.low_hp + NORMAL.plan.low_hp) / 2)):
+        assert rules_plan("nightmare", sit) == rules_plan("normal", sit)

@@ -10,23 +10,17 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
-from director_support import ManualSource, ScriptedSource, plan, tick
+from director_support import ManualSource, ScriptedSource, plan, quiet_world, tick
 
 from coreai.errors import LlmError, LlmErrorCode, SettingsError
-from game.director.director import (
-    DECISION_INTERVAL_S,
-    EARLY_DECISION_S,
-    EARLY_INTERVAL_FRACTION,
-    OPENING_PRESSURE,
-    PENDING_MAX_S,
-    STATIC,
-    Director,
-)
+from game.director.director import DECISION_INTERVAL_S, PENDING_MAX_S, STATIC, Director
+from game.director.knobs import KNOB
 from game.director.memory import DirectorMemory, default_memory_path
 from game.director.panel import HISTORY_HZ, HISTORY_S
 from game.director.plan import PRESSURE_FACTOR
-from game.director.rules import decide
+from game.director.rules import EASE_FIRST, decide
 from game.director.source import PlanReply, PlanRequest
+from game.director.tuning import TUNING
 from game.sim.config import TICK_HZ
 from game.sim.spawner import WaveSpawner
 from game.sim.world import World
@@ -35,30 +29,54 @@ from game.sim.world import World
 def setup(source: object, mode: str | None = None, **kw: object) -> tuple[Director, World]:
     d = Director(mode or source.name, sources=(source,), **kw)  # type: ignore[attr-defined,arg-type]
     w = World(seed=1, spawner=d.spawner)
-    w.player.iframes = 1e9
-    d.watch.state.last_nudge = float("inf")  # no calm nudge: it asks for a decision at once (test_watch.py)
-    d.watch.state.last_cue = float("inf")  # nor a comeback cue (test_comeback.py)
+    w.player.iframes = 1e9  # no hit: no falling bar asks for a decision
     return d, w
 
 
-def test_a_plan_is_requested_at_once_then_every_five_seconds_then_every_ten() -> None:
+OPENING_PRESSURE = KNOB["pressure"].default  # a run opens at the default pressure (and a low danger)
+
+
+def test_a_plan_is_requested_at_once_then_every_decision_interval() -> None:
     src = ScriptedSource("scripted", [])
-    d, w = setup(src)
-    w.wave_time_left = 1e9  # no wave boundary in this test
+    d, _ = setup(src)
+    w = quiet_world()  # no wave boundary, no spawns, no hits in this test
     tick(d, w)
     assert len(src.requests) == 1 and d.accepted == 1
     tick(d, w, int(100 * TICK_HZ))
     times = [r.tick / TICK_HZ for r in src.requests]
     gaps = [b - a for a, b in itertools.pairwise(times)]
-    early = DECISION_INTERVAL_S * EARLY_INTERVAL_FRACTION
-    assert all(
-        g == pytest.approx(early, abs=2 / TICK_HZ)
-        for a, g in zip(times[:-1], gaps, strict=True)
-        if a < EARLY_DECISION_S
-    )
-    late = [g for a, g in zip(times[:-1], gaps, strict=True) if a >= EARLY_DECISION_S]
-    assert late and all(g == pytest.approx(DECISION_INTERVAL_S, abs=2 / TICK_HZ) for g in late)
+    assert len(gaps) >= 9
+    assert all(g == pytest.approx(DECISION_INTERVAL_S, abs=2 / TICK_HZ) for g in gaps)
     assert [r.seq for r in src.requests] == list(range(1, len(times) + 1))
+
+
+def test_a_run_opens_at_the_opening_danger() -> None:
+    d, _ = setup(ScriptedSource("scripted", []))
+    assert d.knobs.danger == TUNING.plan.opening_danger and d.knobs.pressure == OPENING_PRESSURE
+    d.reset(seed=5)
+    assert d.knobs.danger == TUNING.plan.opening_danger, "every run"
+
+
+def test_the_bar_starting_to_fall_asks_for_a_decision_and_again_while_it_falls() -> None:
+    src = ScriptedSource("scripted", [])
+    d, w = setup(src, decision_interval_s=1e9)  # only the cues ask
+    w.wave_time_left = 1e9
+    tick(d, w)
+    assert len(src.requests) == 1
+    w.player.iframes = 0.0
+    w.hurt_player((TUNING.read.fall_bars + 0.05) * w.player.stats.max_hp, "contact")
+    tick(d, w, 2)
+    assert len(src.requests) == 2, "the bar started falling"
+    tick(d, w, int(TUNING.read.fall_s / 2 * TICK_HZ))
+    w.player.iframes = 0.0
+    w.hurt_player((TUNING.read.fall_bars + 0.05) * w.player.stats.max_hp, "contact")
+    tick(d, w, 2)
+    assert len(src.requests) == 2, "not again within fall_s"
+    tick(d, w, int(TUNING.read.fall_s * TICK_HZ))
+    w.player.iframes = 0.0
+    w.hurt_player((TUNING.read.fall_bars + 0.05) * w.player.stats.max_hp, "contact")
+    tick(d, w, 2)
+    assert len(src.requests) == 3, "still falling fall_s later: asked again"
 
 
 def test_wave_start_and_death_trigger_a_decision() -> None:
@@ -209,7 +227,9 @@ def test_modes_static_rules_and_cycling() -> None:
     tick(d, w)
     assert d.accepted == 1 and d.backend == "rules"
     assert d.cycle_mode(w) == "scripted" and d.cycle_mode(w) == STATIC
-    assert w.params.get("pickup_rate_mult") == 1.0  # static mode restores the default
+    tick(d, w)
+    assert w.params.get("pickup_rate_mult") == 1.0  # static mode restores the default ...
+    assert w.params.get("enemy_damage_mult") == 1.0  # ... and full hits
     with pytest.raises(SettingsError, match="unknown mode"):
         d.set_mode("gpt-99", w)
     with pytest.raises(SettingsError):
@@ -217,8 +237,8 @@ def test_modes_static_rules_and_cycling() -> None:
 
 
 def test_panel_exposes_history_knobs_and_counts() -> None:
-    d, w = setup(ScriptedSource("scripted", [plan("raise", announcer="More!")]))
-    w.wave_time_left = 1e9
+    d, _ = setup(ScriptedSource("scripted", [plan("raise", announcer="More!")]))
+    w = quiet_world()  # nothing spawns: a long run in little time
     tick(d, w, int((HISTORY_S + 30) * TICK_HZ))
     p = d.panel(w)
     assert len(p.history) == int(HISTORY_S * HISTORY_HZ)  # bounded: the last two minutes
@@ -260,14 +280,27 @@ def test_a_failing_event_handler_is_contained() -> None:
     assert d.accepted == 1 and d.event_errors == 1 and "mod bug" in d.last_error
 
 
-def test_rules_mode_eases_off_for_a_struggling_player() -> None:
+def test_rules_mode_eases_a_struggling_player_danger_first_then_the_crowd() -> None:
     d = Director("rules")
     w = World(seed=2, spawner=d.spawner)
-    tick(d, w, 11 * TICK_HZ)  # past the warm-up
-    w.player.hp = 0.2 * w.player.stats.max_hp
-    d.request_now()
-    tick(d, w)
-    assert d.last_plan is not None and d.last_plan.pressure == "ease_off"
+    tick(d, w, 11 * TICK_HZ)
+    w.player.iframes = 1e9  # the HP the test sets stays: no hit, no death
+    lowest = KNOB["danger"].lo
+    seen = []
+    for _ in range(12):  # softer hits, a step a decision, while the crowd's size stays
+        w.player.hp = TUNING.plan.low_hp / 2 * w.player.stats.max_hp
+        danger, pressure = d.knobs.danger, d.knobs.pressure
+        d.request_now()
+        tick(d, w)
+        assert d.last_plan is not None
+        seen.append(d.last_plan.pressure)
+        if d.last_plan.pressure == "ease_off":
+            break
+        assert d.last_plan.pressure == "hold" and d.last_plan.reason.endswith(EASE_FIRST)
+        assert d.knobs.danger < danger and d.knobs.pressure == pressure, "softer hits, the same crowd"
+    assert seen[-1] == "ease_off" and seen.count("ease_off") == 1, seen
+    assert danger == lowest, "ease_off only once danger is at its lowest"
+    assert d.knobs.pressure == pytest.approx(pressure * PRESSURE_FACTOR["ease_off"])
     assert decide(d.situation(w))["pressure"] == "ease_off"
 
 

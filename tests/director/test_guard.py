@@ -3,6 +3,7 @@ its reason (status ``guarded``) and counted; safe plans pass untouched; the rule
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -10,11 +11,19 @@ from director_support import ScriptedSource, plan, quiet_world, tick
 
 from game.director import guard
 from game.director.director import Director
+from game.director.events import EASING_EVENTS
+from game.director.knobs import KNOB
 from game.director.pacing import PacingState
+from game.director.pipeline import vet_reply
 from game.director.plan import DirectorPlan
-from game.director.source import DirectorSituation
+from game.director.source import DirectorSituation, PlanReply, PlanRequest
 from game.director.telemetry import GameSessionSnapshot
 from game.director.trajectory import MemoryTrajectory
+from game.director.tuning import TUNING, Tuning, tuning
+
+HURT = TUNING.plan.low_hp / 2  # under the ease-off line
+RECENT = TUNING.plan.recent_death_s / 4  # a death this many seconds ago is recent
+BOSS_OK = (TUNING.plan.low_hp + 1.0) / 2  # above it, in a boss fight
 
 
 def situation(pacing: PacingState = PacingState.BUILD_UP, **snap: Any) -> DirectorSituation:
@@ -35,19 +44,20 @@ def p(pressure: str, **fields: Any) -> DirectorPlan:
 @pytest.mark.parametrize(
     "sit, asked, rule",
     [
-        (situation(seconds_since_death=4.0, deaths=1), p("raise"), "recovering"),
-        (situation(seconds_since_death=4.0, deaths=1), p("spike"), "recovering"),
-        (situation(hp_fraction=0.2), p("spike"), "recovering"),
-        (situation(hp_fraction=0.2), p("hold", event="swarm"), "recovering"),
-        (situation(hp_fraction=0.4, boss_alive=True), p("raise"), "boss_low_hp"),
-        (situation(hp_fraction=0.4, boss_alive=True), p("hold", event="swarm"), "boss_low_hp"),
+        (situation(seconds_since_death=RECENT, deaths=1), p("raise"), "recovering"),
+        (situation(seconds_since_death=RECENT, deaths=1), p("spike"), "recovering"),
+        (situation(hp_fraction=HURT), p("spike"), "recovering"),
+        (situation(hp_fraction=HURT), p("hold", event="swarm"), "recovering"),
+        (situation(hp_fraction=HURT, boss_alive=True), p("raise"), "recovering"),
+        (situation(hp_fraction=HURT, boss_alive=True), p("hold", event="swarm"), "recovering"),
         (situation(PacingState.RELAX), p("spike"), "relax"),
         # a hold that hardens a knob is a raise by other means (it once passed while the player recovered)
-        (situation(seconds_since_death=4.0, deaths=1), p("hold", toughness=1.5), "recovering"),
-        (situation(hp_fraction=0.2), p("hold", elite_chance=0.08), "recovering"),
-        (situation(hp_fraction=0.2), p("ease_off", tier=1.0), "recovering"),
-        (situation(hp_fraction=0.2), p("hold", pickup_rate=0.5), "recovering"),
-        (situation(hp_fraction=0.4, boss_alive=True), p("hold", toughness=2.0), "boss_low_hp"),
+        (situation(seconds_since_death=RECENT, deaths=1), p("hold", toughness=1.5), "recovering"),
+        (situation(hp_fraction=HURT), p("hold", elite_chance=0.08), "recovering"),
+        (situation(hp_fraction=HURT), p("ease_off", tier=1.0), "recovering"),
+        (situation(hp_fraction=HURT), p("hold", pickup_rate=0.5), "recovering"),
+        (situation(hp_fraction=HURT, boss_alive=True), p("hold", toughness=2.0), "recovering"),
+        (situation(hp_fraction=HURT), p("hold", danger=1.2), "recovering"),  # harder hits: the danger knob
     ],
 )
 def test_a_plan_against_a_hard_rule_is_caught(sit: DirectorSituation, asked: DirectorPlan, rule: str) -> None:
@@ -59,16 +69,23 @@ def test_a_plan_against_a_hard_rule_is_caught(sit: DirectorSituation, asked: Dir
     assert guard.harder_knobs(sit, replacement) == [], "the override hardens no knob"
 
 
+def test_a_boss_fight_at_low_hp_is_named_in_the_verdict() -> None:
+    verdict = guard.check(situation(hp_fraction=HURT, boss_alive=True), p("raise"))
+    assert verdict is not None and verdict.rule == "recovering" and "boss fight" in verdict.why
+
+
 @pytest.mark.parametrize(
     "sit, asked",
     [
-        (situation(seconds_since_death=4.0, deaths=1), p("ease_off")),
-        (situation(seconds_since_death=4.0, deaths=1), p("hold")),
+        (situation(seconds_since_death=RECENT, deaths=1), p("ease_off")),
+        (situation(seconds_since_death=RECENT, deaths=1), p("hold")),
         (situation(PacingState.RELAX), p("raise")),
         (situation(hp_fraction=0.9, boss_alive=True), p("raise")),
+        (situation(hp_fraction=BOSS_OK, boss_alive=True), p("raise")),  # no boss rule of its own any more
+        (situation(hp_fraction=HURT), p("ease_off", danger=0.6)),  # softer hits are always allowed
         (situation(), p("spike", event="swarm")),
-        (situation(hp_fraction=0.2), p("ease_off", event="supply")),  # health packs never add enemies
-        (situation(hp_fraction=0.2), p("ease_off", pickup_rate=2.0, toughness=1.0)),  # easier or unchanged
+        (situation(hp_fraction=HURT), p("ease_off", event="supply")),  # health packs never add enemies
+        (situation(hp_fraction=HURT), p("ease_off", pickup_rate=2.0, toughness=1.0)),  # easier or unchanged
         (situation(), p("hold", toughness=2.0, elite_chance=0.1)),  # a healthy player may get harder knobs
     ],
 )
@@ -78,26 +95,59 @@ def test_safe_plans_pass(sit: DirectorSituation, asked: DirectorPlan) -> None:
 
 def test_the_director_overrides_records_and_counts() -> None:
     world = quiet_world()
-    world.player.hp = world.player.stats.max_hp * 0.2  # low HP: never raise or spike
+    world.player.hp = world.player.stats.max_hp * HURT  # low HP: never raise or spike
     source = ScriptedSource("local", [plan("spike", event="swarm", mix={"runner": 5.0})])
     director = Director("local", sources=(source,), trajectory=(sink := MemoryTrajectory()))
     tick(director, world)
     assert director.overridden == 1 and director.accepted == 1
-    assert director.last_plan is not None and director.last_plan.pressure == "ease_off"
-    assert director.knobs.pressure < 1.0, "the rules plan ran, not the spike"
+    assert director.last_plan is not None and director.last_plan.pressure == "hold", "softer hits first"
+    assert director.knobs.danger < TUNING.plan.opening_danger, "the rules plan ran: the hits come down"
+    assert director.knobs.pressure == KNOB["pressure"].default, "not the spike: the crowd's size stays"
     (rec,) = [d for d in sink.decisions if d.seq == 1]
     assert rec.status == "guarded" and rec.guard is not None
     assert rec.guard["rule"] == "recovering" and "spike" in rec.guard["asked"]
     assert rec.reply_plan is not None and rec.reply_plan["pressure"] == "spike", "what it asked is kept"
     assert not any(c["op"] == "burst" for c in rec.commands)
     events = [c["name"] for c in rec.commands if c["op"] == "event"]
-    assert events == ["supply"], "no enemies added; the rules plan drops health packs at 20% HP"
+    assert events == ["supply"], "no enemies added; the rules plan drops health packs at low HP"
     assert director.panel(world).overridden == 1
 
 
 def test_the_rules_source_is_never_guarded() -> None:
     world = quiet_world()
-    world.player.hp = world.player.stats.max_hp * 0.2
+    world.player.hp = world.player.stats.max_hp * HURT
     director = Director("rules", trajectory=(sink := MemoryTrajectory()))
     tick(director, world)
     assert director.overridden == 0 and [d.status for d in sink.decisions] == ["accepted"]
+
+
+@pytest.mark.parametrize("asked", [plan("raise"), plan("hold", event="swarm")])
+def test_the_guard_reads_the_players_preset(asked: dict[str, Any]) -> None:
+    """Between normal's ``low_hp`` and easy's, a model's raise stands on normal and is overridden on easy
+    (through the director's own step, ``pipeline.vet_reply``): the guard eases where the preset does."""
+    normal, easy = tuning("normal"), tuning("easy")
+    assert easy.plan.low_hp > normal.plan.low_hp, "the shipped easy preset eases at a higher HP"
+    sit = situation(hp_fraction=(normal.plan.low_hp + easy.plan.low_hp) / 2)
+    req = PlanRequest(seq=1, trace_id="t-1", tick=1, situation=sit)
+    reply = PlanReply(json.dumps(asked), asked, "local", 0.0, req.trace_id)
+
+    def vet(t: Tuning) -> tuple[Any, guard.GuardVerdict | None]:
+        return vet_reply(
+            req,
+            reply,
+            sit.knobs,
+            prefabs=sit.prefabs,
+            events=sit.events,
+            event_not_ready=lambda _e: None,
+            tuning=t,
+        )
+
+    vp, verdict = vet(normal)
+    assert verdict is None and vp.plan.pressure == asked["pressure"] and vp.plan.event == asked.get("event")
+    vp, verdict = vet(easy)
+    assert verdict is not None and verdict.rule == "recovering", "easy's low_hp: the player is recovering"
+    assert vp.plan.pressure in ("hold", "ease_off") and vp.plan.event in (None, *EASING_EVENTS)
+    assert vp.plan.danger is not None and vp.plan.danger < sit.knobs.danger, "easy's rules plan: softer hits"
+    assert guard.check(sit, vp.plan, easy) is None, "the override is safe under the same preset"
+    default = guard.check(sit, DirectorPlan.model_validate(asked))
+    assert default is None, "without the preset the guard reads normal's tuning"

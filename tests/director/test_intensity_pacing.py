@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from game.director import intensity as it
-from game.director import pacing as pc
 from game.director.intensity import IntensityTracker
-from game.director.pacing import Pacing, PacingState
+from game.director.pacing import Pacing, PacingState, income
+from game.director.tuning import TUNING
 from game.sim import events as ev
 from game.sim.config import DT
 
@@ -108,44 +108,42 @@ def run_pacing(p: Pacing, intensity: float, seconds: float) -> list[tuple[float,
     return out
 
 
+PT = TUNING.pacing
+
+
 def test_pacing_full_loop_and_timings() -> None:
     p = Pacing(seed=3)
     assert p.state is PacingState.BUILD_UP
-    assert run_pacing(p, 0.5, 30.0) == []  # below the peak threshold: keeps building
-    assert run_pacing(p, pc.PEAK_INTENSITY, DT) == [(DT, PacingState.SUSTAIN_PEAK)]
-    sustain = run_pacing(p, 1.0, 6.0)
+    assert run_pacing(p, PT.peak_intensity - 0.05, 30.0) == []  # below the peak threshold: keeps building
+    assert run_pacing(p, PT.peak_intensity, DT) == [(DT, PacingState.SUSTAIN_PEAK)]
+    sustain = run_pacing(p, 1.0, PT.sustain_s[1] + 1.0)
     assert sustain[0][1] is PacingState.PEAK_FADE
-    assert pc.SUSTAIN_PEAK_S[0] <= sustain[0][0] <= pc.SUSTAIN_PEAK_S[1] + DT
-    assert run_pacing(p, 0.9, 2.0) == []  # fade holds while intensity is high
-    assert run_pacing(p, pc.FADE_EXIT - 0.01, DT) == [(DT, PacingState.RELAX)]
-    relax = run_pacing(p, 0.3, 20.0)  # not yet calm: the drawn relax window runs out
+    assert PT.sustain_s[0] <= sustain[0][0] <= PT.sustain_s[1] + DT
+    assert run_pacing(p, max(PT.fade_exit, 0.9), 1.0) == []  # fade holds while intensity is high
+    assert run_pacing(p, PT.fade_exit - 0.01, DT) == [(DT, PacingState.RELAX)]
+    # not yet calm (above relax_exit): the drawn relax window runs out
+    relax = run_pacing(p, (PT.relax_exit + PT.fade_exit) / 2, PT.relax_s[1] + 5.0)
     assert relax[0][1] is PacingState.BUILD_UP
-    assert pc.RELAX_S[0] <= relax[0][0] <= pc.RELAX_S[1] + DT
+    assert PT.relax_s[0] <= relax[0][0] <= PT.relax_s[1] + DT
 
 
 def test_relax_ends_early_once_the_player_is_calm() -> None:
     p = Pacing(seed=3)
-    run_pacing(p, pc.PEAK_INTENSITY, DT)
-    run_pacing(p, 1.0, 6.0)
-    run_pacing(p, pc.FADE_EXIT - 0.01, DT)
+    run_pacing(p, PT.peak_intensity, DT)
+    run_pacing(p, 1.0, PT.sustain_s[1] + 1.0)
+    run_pacing(p, PT.fade_exit - 0.01, DT)
     assert p.state is PacingState.RELAX
-    calm = run_pacing(p, pc.RELAX_EXIT - 0.01, 20.0)
-    assert calm[0] == (pytest.approx(pc.RELAX_MIN_S, abs=DT), PacingState.BUILD_UP)
-
-
-def test_relax_is_l4d_scaled_to_the_arena() -> None:
-    lo, hi = pc.L4D_RELAX_S
-    assert pytest.approx((lo * pc.ARENA_TIME_SCALE, hi * pc.ARENA_TIME_SCALE)) == pc.RELAX_S
-    assert pc.SUSTAIN_PEAK_S == (3.0, 5.0)
+    calm = run_pacing(p, PT.relax_exit - 0.01, PT.relax_s[1] + 5.0)
+    assert calm[0] == (pytest.approx(PT.relax_min_s, abs=DT), PacingState.BUILD_UP)
 
 
 def test_peak_fade_gives_up_after_its_maximum() -> None:
     p = Pacing(seed=1)
     run_pacing(p, 1.0, DT)
     # intensity never falls (an engaged player): the fade still ends after its maximum
-    changes = run_pacing(p, 1.0, pc.SUSTAIN_PEAK_S[1] + pc.PEAK_FADE_MAX_S + 1.0)
+    changes = run_pacing(p, 1.0, PT.sustain_s[1] + PT.fade_max_s + 1.0)
     assert [s for _, s in changes[:2]] == [PacingState.PEAK_FADE, PacingState.RELAX]
-    assert changes[1][0] - changes[0][0] == pytest.approx(pc.PEAK_FADE_MAX_S, abs=2 * DT)
+    assert changes[1][0] - changes[0][0] == pytest.approx(PT.fade_max_s, abs=2 * DT)
 
 
 def test_pacing_durations_are_seeded() -> None:
@@ -155,12 +153,44 @@ def test_pacing_durations_are_seeded() -> None:
         for _ in range(3):
             run_pacing(p, 1.0, DT)
             out.append(p.state_duration)
-            run_pacing(p, 1.0, 6.0)
+            run_pacing(p, 1.0, PT.sustain_s[1] + 1.0)
             run_pacing(p, 0.0, DT)
             out.append(p.state_duration)
-            run_pacing(p, 0.0, 16.0)
+            run_pacing(p, 0.0, PT.relax_s[1] + 1.0)
         return out
 
     assert durations(5) == durations(5)
     assert durations(5) != durations(6)
-    assert all(3.0 <= d <= 15.0 for d in durations(5))
+    lo, hi = min(PT.sustain_s[0], PT.relax_s[0]), max(PT.sustain_s[1], PT.relax_s[1])
+    assert all(lo <= d <= hi for d in durations(5))
+
+
+def test_pacing_reads_its_tuning() -> None:
+    """The loop's timings are data: a Pacing built with other values follows them, not the shipped ones."""
+    short = PT.model_copy(update={"sustain_s": (1.0, 1.0), "fade_max_s": 2.0})
+    p = Pacing(seed=2, tuning=short)
+    run_pacing(p, 1.0, DT)
+    changes = run_pacing(p, 1.0, 4.0)
+    assert [s for _, s in changes[:2]] == [PacingState.PEAK_FADE, PacingState.RELAX]
+    assert changes[0][0] == pytest.approx(1.0, abs=2 * DT)
+    assert changes[1][0] - changes[0][0] == pytest.approx(2.0, abs=2 * DT)
+
+
+def test_income_share_per_state() -> None:
+    assert income(PacingState.BUILD_UP) == income(PacingState.SUSTAIN_PEAK) == 1.0
+    assert income(PacingState.PEAK_FADE) == PT.fade_income
+    assert income(PacingState.RELAX) == PT.relax_income
+    other = PT.model_copy(update={"relax_income": 0.1})
+    assert income(PacingState.RELAX, other) == 0.1
+
+
+def test_pacing_counts_the_time_since_the_last_peak() -> None:
+    p = Pacing(seed=3)
+    for _ in range(100):
+        p.update(0.1, 0.5)
+    assert p.since_peak == 50.0 and p.state is PacingState.BUILD_UP
+    p.update(1.0, 0.5)  # a peak begins
+    assert p.state is PacingState.SUSTAIN_PEAK and p.since_peak == 0.0
+    for _ in range(10):
+        p.update(1.0, 0.5)
+    assert p.since_peak == 5.0, "the count runs on through the peak and after it"

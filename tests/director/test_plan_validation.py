@@ -265,9 +265,49 @@ def test_the_director_role_prompt_names_the_events_the_rules_use() -> None:
 
     from coreai.paths import PROMPTS_DIR
     from game.director.events import EventRegistry
-    from game.director.rules import EASE_EVENT, SPIKE_EVENT
+    from game.director.rules import EASE_EVENT, SPIKE_EVENTS
 
     text = (PROMPTS_DIR / "roles" / "Director.md").read_text(encoding="utf-8")
     named = set(re.findall(r"event\s+(\w+)", text))
-    assert {EASE_EVENT, SPIKE_EVENT} <= named, f"prompts/roles/Director.md names events {sorted(named)}"
+    assert EASE_EVENT in named and named & set(SPIKE_EVENTS), (
+        f"prompts/roles/Director.md names events {sorted(named)}"
+    )
     assert named <= set(EventRegistry().names()), "the role names only registered events"
+
+
+def test_the_director_prompts_quote_the_policys_numbers() -> None:
+    """Both prompts state the rules policy's thresholds (normal's tuning) and the pressure factors, and name
+    no event the game does not register (the climax is gone)."""
+    import re
+
+    from coreai.paths import PROMPTS_DIR
+    from game.director.events import EventRegistry
+    from game.director.tuning import TUNING
+
+    t, danger = TUNING.plan, KNOB["danger"]
+    numbers = {
+        "recent_death_s": f"{t.recent_death_s:g} s",
+        "low_hp": f"{t.low_hp:.0%}",
+        "heavy_damage_15s": f"{t.heavy_damage_15s:.0%} of a bar",
+        "raise_hp": f"{t.raise_hp:.0%}",
+        "raise_damage_15s": f"{t.raise_damage_15s:.0%} of a bar",
+        "peak_due_s": f"{t.peak_due_s:g} s",
+        "prey_hp": f"{TUNING.danger.prey_hp:.0%}",
+        "escalate_skill": f"{t.escalate_skill:g}",
+        "danger's lowest": f"{danger.lo:g}",
+        "danger's top": f"{danger.hi:g}",
+    }
+    for doc, factor, span in (("skills/director.md", "×", "–"), ("roles/Director.md", "x", "-")):
+        text = (PROMPTS_DIR / doc).read_text(encoding="utf-8")
+        missing = [name for name, shown in numbers.items() if shown not in text]
+        assert not missing, f"prompts/{doc} does not state {missing}"
+        for name in ("ease_off", "raise"):
+            assert f"{name} {factor}{pl.PRESSURE_FACTOR[name]:g}" in text, f"prompts/{doc}: {name}'s factor"
+        assert f"{pl.PRESSURE_RANGE[0]:g}{span}{pl.PRESSURE_RANGE[1]:g}" in text, (
+            f"prompts/{doc}: pressure range"
+        )
+    skill = (PROMPTS_DIR / "skills" / "director.md").read_text(encoding="utf-8")
+    (event_row,) = [line for line in skill.splitlines() if line.startswith("| `event` |")]
+    named = set(re.findall(r"`(\w+)` \(|, `(\w+)`", event_row))
+    names = {n for pair in named for n in pair if n}
+    assert names and names <= set(EventRegistry().names()), f"the skill doc's event row names {sorted(names)}"

@@ -109,7 +109,8 @@ def test_a_trajectory_of_the_old_format_is_refused_with_what_to_do(
     good_lines: list[str], tmp_path: Path, capfd: pytest.CaptureFixture[str]
 ) -> None:
     """A run recorded by the first director (format 1) cannot be reproduced by this one: the replay says so
-    (the format, an older director, record again) instead of calling the file corrupt or replaying it wrong."""
+    (the format, an older director, record again) instead of calling the file corrupt or replaying it
+    wrong."""
     assert json.loads(good_lines[0])["version"] == 2
     path = tmp_path / "old.jsonl"
     path.write_text("\n".join(_header(good_lines, version=1)), encoding="utf-8")

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from coreai.errors import PersistenceError
+from game.director.knobs import KNOB
 from game.director.source import PlanReply, PlanRequest
 from game.eval.__main__ import main as eval_main
 from game.eval.ab import format_ab, run_ab
@@ -71,7 +72,8 @@ def test_any_scenario_file_in_the_format_works(tmp_path: Path, capsys: pytest.Ca
     f = tmp_path / "mine.jsonl"
     f.write_text(
         "# my scenarios\n"
-        '{"name": "dying", "snapshot": {"time": 50, "hp_fraction": 0.1}, "expected": "ease_off"}\n'
+        '{"name": "dying", "snapshot": {"time": 50, "hp_fraction": 0.1},'
+        f' "knobs": {{"danger": {KNOB["danger"].lo}}}, "expected": "ease_off"}}\n'
         "\n"
         '{"name": "bored", "snapshot": {"time": 90}, "pacing": "build_up", "intensity": 0.0,'
         ' "expected": "spike", "accept": ["raise"]}\n',
@@ -102,18 +104,24 @@ def test_malformed_scenario_files_name_the_line(tmp_path: Path) -> None:
 
 
 def test_short_ab_reports_each_skill_with_ratios(capsys: pytest.CaptureFixture[str]) -> None:
-    results = run_ab(seeds=[0], seconds=25.0, skills=("weak", "strong"), workers=1, progress=False)
+    # 40 s: a run opens at a low danger, brought back to 1 in holds (a decision_interval each) before a raise
+    seconds = 40.0
+    results = run_ab(seeds=[0], seconds=seconds, skills=("weak", "strong"), workers=1, progress=False)
     assert {(r.skill, r.mode) for r in results} == {
         ("weak", "static"),
         ("weak", "rules"),
         ("strong", "static"),
         ("strong", "rules"),
     }
-    text = format_ab(results, "rules", 25.0)
+    text = format_ab(results, "rules", seconds)
     assert "weak" in text and "strong" in text and "x |" in text
     assert all(0.0 <= r.flow <= 1.0 and 0.0 <= r.bored <= 1.0 for r in results)
-    weak_rules = next(r for r in results if r.skill == "weak" and r.mode == "rules")
-    assert weak_rules.mean_pressure != 1.0  # the director moved its knob
+    weak_rules, strong_rules = (
+        next(r for r in results if r.skill == s and r.mode == "rules") for s in ("weak", "strong")
+    )
+    assert strong_rules.mean_pressure > 1.0, "the director raised the crowd for the strong player"
+    assert weak_rules.mean_pressure < strong_rules.mean_pressure
+    assert all(r.mean_pressure == 1.0 for r in results if r.mode == "static")
 
 
 def test_progress_bar_off_a_terminal_prints_a_line_per_tenth() -> None:

@@ -1,18 +1,18 @@
-"""The skill estimate, recovery over a longer window, the levers past pressure, saturation, the announcer."""
+"""The skill estimate, the pressure ceiling it sets, the levers past pressure, saturation, the announcer."""
 
 from __future__ import annotations
 
-from game.difficulty import preset
 from game.director.director import Director
 from game.director.knobs import KNOB
 from game.director.pacing import PacingState
 from game.director.plan import DirectorKnobs
-from game.director.rules import decide, pressure_ceiling
+from game.director.rules import EASE_FIRST, decide, pressure_ceiling
 from game.director.saturation import saturation
 from game.director.skill import SkillEstimator, label, signals
 from game.director.source import DirectorSituation
-from game.director.spawner import group_interval, live_cap_for, max_group
+from game.director.spawner import crowd_max_for, group_interval, max_group
 from game.director.telemetry import GameSessionSnapshot
+from game.director.tuning import TUNING, tuning
 from game.sim import events as ev
 from tests.director.director_support import ScriptedSource, directed_world, plan, quiet_world, tick
 
@@ -69,62 +69,58 @@ def test_telemetry_counts_deaths_and_damage_over_longer_windows() -> None:
     assert snap.damage_15s == 0.0 and snap.damage_30s >= 1.0 and snap.deaths_60s == 1
 
 
-def test_two_deaths_and_a_bar_lost_in_30s_recover_not_hold() -> None:
-    s = _situation(
-        time=140,
-        wave=4,
-        hp_fraction=0.8,
-        deaths=2,
-        deaths_60s=2,
-        seconds_since_death=25,
-        damage_15s=0.1,
-        damage_30s=1.0,
-        damage_60s=1.8,
-        enemies_alive=25,
-        enemies_near=4,
-    )
-    assert decide(s)["pressure"] == "ease_off"
-
-
-def test_skill_sets_the_ceiling_and_escalation_moves_elites_then_tier() -> None:
-    assert pressure_ceiling(0.2) < pressure_ceiling(0.5) < pressure_ceiling(0.85)
-    assert (
-        pressure_ceiling(0.5, preset("easy")) < pressure_ceiling(0.5) < pressure_ceiling(0.5, preset("hard"))
-    )
+def test_skill_sets_the_ceiling_and_the_presets_move_it() -> None:
+    level = 20  # past the level cap
+    assert pressure_ceiling(0.2, level, TUNING) < pressure_ceiling(0.5, level, TUNING)
+    assert pressure_ceiling(0.5, level, TUNING) < pressure_ceiling(0.85, level, TUNING)
+    easy, hard = tuning("easy"), tuning("hard")
+    assert pressure_ceiling(0.5, level, easy) < pressure_ceiling(0.5, level, TUNING)
+    assert pressure_ceiling(0.5, level, TUNING) < pressure_ceiling(0.5, level, hard)
+    weak = 0.3
     weak_at_ceiling = _situation(
-        time=150, wave=4, hp_fraction=0.9, skill=0.3, knobs=DirectorKnobs(pressure=0.8)
+        time=150,
+        wave=4,
+        level=level,
+        hp_fraction=0.9,
+        skill=weak,
+        knobs=DirectorKnobs(pressure=pressure_ceiling(weak, level, TUNING)),
     )
     assert decide(weak_at_ceiling)["pressure"] == "hold"
-    strong = dict(time=300, wave=7, level=9, hp_fraction=1.0, skill=0.85, enemies_near=1, intensity=0.05)
-    p = decide(_situation(**strong, knobs=DirectorKnobs(pressure=3.0)))  # type: ignore[arg-type]
-    assert p["pressure"] == "spike" and p["elite_chance"] > 0
-    p = decide(_situation(**strong, knobs=DirectorKnobs(pressure=3.0, elite_chance=0.2)))  # type: ignore[arg-type]
-    assert p["tier"] == 1.0
-    eased = decide(_situation(time=300, hp_fraction=0.2, knobs=DirectorKnobs(tier=2.0, elite_chance=0.2)))
-    assert eased["pressure"] == "ease_off" and eased["tier"] == 1.0 and eased["elite_chance"] < 0.2
 
 
-def test_toughness_rises_with_escalation_and_damage_against_escalated_enemies_eases() -> None:
-    strong = dict(time=300, wave=7, level=9, hp_fraction=1.0, skill=0.85, enemies_near=1, intensity=0.05)
-    maxed = DirectorKnobs(pressure=3.0, elite_chance=0.35, tier=4.0, pickup_rate=0.25, toughness=2.0)
-    p = decide(_situation(**strong, knobs=maxed))  # type: ignore[arg-type]
-    assert p["pressure"] == "spike" and p["toughness"] > 2.0  # the lever that still has room moves
-    hurt = dict(time=300, wave=7, hp_fraction=0.7, skill=0.85, damage_15s=0.35, intensity=0.6)
-    assert decide(_situation(**hurt))["pressure"] != "ease_off"  # type: ignore[arg-type]
-    eased = decide(_situation(**hurt, knobs=DirectorKnobs(pressure=2.0, toughness=2.0)))  # type: ignore[arg-type]
-    assert eased["pressure"] == "ease_off" and eased["toughness"] < 2.0
+def test_escalation_is_one_lever_a_decision_and_easing_brings_them_down() -> None:
+    skill = TUNING.plan.escalate_skill + 0.2
+    knobs = DirectorKnobs(pressure=pressure_ceiling(skill, 9, TUNING))
+    order: list[str] = []
+    for _ in range(12):  # a strong player at the ceiling, never hurt: a lever a decision
+        p = decide(_situation(time=300, wave=7, level=9, hp_fraction=1.0, skill=skill, knobs=knobs))
+        assert p["pressure"] == "hold"
+        moved = {n for n in ("danger", "elite_chance", "toughness", "tier") if n in p}
+        if not moved:
+            break
+        assert len(moved) == 1
+        order += moved
+        knobs = knobs.model_copy(update={n: p[n] for n in moved})
+    first_other = next(i for i, n in enumerate(order) if n != "danger")
+    assert set(order[:first_other]) == {"danger"} and "danger" not in order[first_other:], order
+    assert knobs.danger == KNOB["danger"].hi, "the hits are at their hardest before enemies last longer"
+    assert knobs.elite_chance > 0 and knobs.toughness > KNOB["toughness"].lo, knobs
+    hurt = TUNING.plan.low_hp / 2
+    eased = decide(_situation(time=300, hp_fraction=hurt, knobs=knobs))
+    assert eased["pressure"] == "hold" and eased["reason"].endswith(EASE_FIRST), "softer hits first"
+    assert eased["danger"] < knobs.danger and eased["elite_chance"] < knobs.elite_chance
+    assert eased["toughness"] < knobs.toughness
+    lowest = knobs.model_copy(update={"danger": KNOB["danger"].lo})
+    eased = decide(_situation(time=300, hp_fraction=hurt, knobs=lowest))
+    assert eased["pressure"] == "ease_off", "danger at its lowest: the crowd's size eases too"
+    assert eased["elite_chance"] < knobs.elite_chance and eased["toughness"] < knobs.toughness
 
 
-def test_unproven_player_gets_no_early_spike_a_proven_one_does() -> None:
-    base = dict(time=15, wave=1, hp_fraction=1.0, enemies_near=0, intensity=0.02, spawned_per_min=40)
-    assert decide(_situation(**base, skill=0.35, kills_per_min=10))["pressure"] == "raise"  # type: ignore[arg-type]
-    assert decide(_situation(**base, skill=0.4, kills_per_min=38))["pressure"] == "spike"  # type: ignore[arg-type]
-
-
-def test_pressure_buys_faster_bigger_groups_and_eased_pressure_caps_the_crowd() -> None:
-    assert group_interval(3.0) < group_interval(1.0) == group_interval(0.5)
-    assert max_group(3.0) > max_group(1.0) == max_group(0.3)
-    assert live_cap_for(0.3) < 15 < live_cap_for(1.0) < live_cap_for(2.0)
+def test_pressure_buys_faster_bigger_groups_and_kill_pace_sizes_the_crowd() -> None:
+    assert group_interval(3.0) < group_interval(1.0) == group_interval(0.7)
+    assert max_group(3.0) > max_group(1.0) == max_group(0.7)
+    assert crowd_max_for(0.0) == TUNING.bank.crowd_min < crowd_max_for(60.0) < crowd_max_for(120.0)
+    assert crowd_max_for(60.0) == TUNING.bank.crowd_min + int(TUNING.bank.crowd_clear_s)
 
 
 def test_tier_reads_cards_and_credits_waves_ahead() -> None:
@@ -143,7 +139,11 @@ def test_saturated_knobs_are_listed_and_exhaustion_flagged() -> None:
     assert {"pressure", "elite_chance", "tier", "pickup_rate"} <= set(sat.up)
     assert not sat.escalation_exhausted  # toughness still has room: the lever that adds no kills (no XP)
     sat = saturation(knobs.model_copy(update={"toughness": KNOB["toughness"].hi}))
-    assert "toughness" in sat.up and sat.escalation_exhausted and "max" in sat.describe()
+    assert "toughness" in sat.up and not sat.escalation_exhausted  # the danger knob still has room
+    sat = saturation(
+        knobs.model_copy(update={"toughness": KNOB["toughness"].hi, "danger": KNOB["danger"].hi})
+    )
+    assert {"toughness", "danger"} <= set(sat.up) and sat.escalation_exhausted and "max" in sat.describe()
     assert not saturation(DirectorKnobs()).escalation_exhausted
 
 
@@ -153,7 +153,7 @@ def test_hold_after_raise_clears_the_announcer_and_panel_shows_skill_and_saturat
     w = directed_world(d)
     tick(d, w, 2)
     assert d.last_announcer == "They're getting bolder."
-    tick(d, w, 40)  # the early decision interval is half of 1 s
+    tick(d, w, 70)  # past the 1 s decision interval
     assert d.last_plan is not None and d.last_plan.pressure == "hold"
     assert d.last_announcer == ""
     panel = d.panel(w)

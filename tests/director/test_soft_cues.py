@@ -16,8 +16,6 @@ def setup() -> tuple[ManualSource, Director, World]:
     d = Director(src.name, sources=(src,))
     w = World(seed=1, spawner=d.spawner)
     w.player.iframes = 1e9
-    d.watch.state.last_nudge = float("inf")  # no calm nudge (it asks for a decision too)
-    d.watch.state.last_cue = float("inf")  # nor a comeback cue
     return src, d, w
 
 

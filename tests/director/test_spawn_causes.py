@@ -1,5 +1,5 @@
 """Every spawn has one cause (the Director 2 issue, item 3): the wave, the director's credit bank, an event a
-plan named, the watch's reflex, a splitter, or a mod / the console / an MCP agent. The cause rides on the
+plan named, the presence floor, a splitter, or a mod / the console / an MCP agent. The cause rides on the
 spawn event, F10 counts the last 30 s by cause, and each trajectory decision records the spawns since the
 previous one, which a replay checks."""
 
@@ -15,7 +15,7 @@ from coreai.errors import PersistenceError
 from game.bindings import GameWorldExecutor
 from game.directed.replay import replay
 from game.directed.run import build, run_directed
-from game.director.panel import build_panel
+from game.director.spawn_log import WINDOW_S
 from game.director.trajectory import read_trajectory
 from game.headless import run_headless
 from game.render.ai_panels.director_panel import status_rows
@@ -23,7 +23,7 @@ from game.sim import events as ev
 from game.sim.world import World
 
 
-def _causes(mode: str, seconds: float = 60.0, bot: str = "strong", seed: int = 3) -> Counter[str]:
+def _causes(mode: str, seconds: float = 30.0, bot: str = "strong", seed: int = 3) -> Counter[str]:
     seen: Counter[str] = Counter()
     director, world = build(seed, mode)
 
@@ -39,7 +39,8 @@ def test_static_spawns_are_the_wave_and_the_director_names_its_own() -> None:
     static, rules = _causes("static"), _causes("rules")
     assert set(static) <= {"wave", "split"} and static["wave"] > 0
     assert set(rules) <= set(ev.SPAWN_CAUSES) and rules["wave"] <= 1  # under the director, a boss at most
-    assert rules["bank"] > 0 and rules["event"] + rules["reflex"] > 0, rules
+    assert rules["bank"] > 0 and rules["presence"] > 0, rules
+    assert "reflex" not in ev.SPAWN_CAUSES, "renamed presence"
 
 
 def test_a_mod_or_agent_spawn_is_tagged_mod() -> None:
@@ -58,15 +59,24 @@ def test_a_mod_or_agent_spawn_is_tagged_mod() -> None:
 
 def test_f10_shows_the_last_30_seconds_of_spawns_by_cause() -> None:
     director, world = build(3, "rules")
-    run_headless(3, 45.0, "strong", world=world, on_tick=director.on_tick)
-    panel = build_panel(director, world)
-    assert panel.spawns.startswith("bank ") and "event " in panel.spawns
+    seen: list[tuple[float, str]] = []
+
+    def tick(w: World) -> None:
+        director.on_tick(w)
+        seen.extend((w.time, e.source) for e in w.events if isinstance(e, ev.EnemySpawned))
+
+    run_headless(3, 40.0, "strong", world=world, on_tick=tick)
+    recent = Counter(cause for t, cause in seen if t >= world.time - WINDOW_S)
+    assert sum(recent.values()) < len(seen), "older spawns dropped out of the window"
+    panel = director.panel(world)
+    assert panel.spawns == ", ".join(f"{c} {recent[c]}" for c in ev.SPAWN_CAUSES if recent[c])
+    assert panel.spawns.startswith("bank ")
     rows = dict(status_rows(panel, 60))
     assert rows["spawns"].startswith("30s: bank ")
 
 
 def test_decisions_record_their_spawns_and_a_replay_checks_them(saves_dir: Path) -> None:
-    _, metrics = run_directed(3, 40.0, "strong", "rules", trajectory=True)
+    _, metrics = run_directed(3, 25.0, "strong", "rules", trajectory=True)
     path = Path(metrics.trajectory or "")
     decisions = read_trajectory(path).decisions
     assert sum(sum(d.spawns.values()) for d in decisions) > 0

@@ -2,8 +2,9 @@
 timings: on a few seeds and short runs, for player models of different kinds, the director's screen is not
 emptier than static's by more than a small margin, and its deaths are not above static's.
 
-Where today's director fails a guard, the case is an expected failure (strict: it fails the suite once
-fixed, so the mark must then go). The director redesign issue ("Director 2") owns those.
+Director 2 passes every guard (the old director's empty-screen expected failures for novice, charger,
+camper and afk went with it). A case a later director fails is marked an expected failure, strict, so the
+mark must go once it is fixed.
 """
 
 from __future__ import annotations
@@ -17,12 +18,6 @@ SECONDS = 60.0
 EMPTY_MARGIN = 0.05  # the director's empty share may exceed static's by at most this
 pytestmark = pytest.mark.timeout(900)  # 20 short runs: well under a minute on an idle machine
 MODELS = ("novice", "strong", "charger", "camper", "afk")
-EMPTIES_TODAY = pytest.mark.xfail(
-    strict=True, reason="today's director leaves this player alone with an empty screen (Director 2)"
-)
-EMPTY_CASES = [
-    pytest.param(m, marks=EMPTIES_TODAY) if m in ("novice", "charger", "camper", "afk") else m for m in MODELS
-]
 
 
 @pytest.fixture(scope="module")
@@ -31,7 +26,7 @@ def table() -> dict[str, dict[str, float]]:
     return summarize(results, "rules")
 
 
-@pytest.mark.parametrize("model", EMPTY_CASES)
+@pytest.mark.parametrize("model", MODELS)
 def test_the_director_does_not_empty_the_screen(table: dict[str, dict[str, float]], model: str) -> None:
     row = table[model]
     assert row["empty_director"] <= row["empty_static"] + EMPTY_MARGIN, (

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from game.eval.experience import DANGER_HP, EMPTY_AFTER_S, ExperienceMeter, in_view, view_center
+from game.eval.experience import DANGER_HP, EMPTY_AFTER_S, ExperienceMeter
 from game.sim import events as ev
 from game.sim.config import SCREEN_W, TICK_HZ
 from game.sim.spawner import NullSpawner
+from game.sim.view import in_view, view_center
 from game.sim.world import World
 
 

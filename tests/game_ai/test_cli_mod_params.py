@@ -1,7 +1,8 @@
 """A startup mod's param combined with the director's factor (issue 26 item 1): ``python -m game --headless``
-with a real mod in the saves folder's mods/ that lowers ``enemy_damage_mult``. The director's gentle opening
-multiplies the mod's value by its grace factor; the product is clamped where it is combined, and a hook that
-still fails is logged while the run goes on, as in the window."""
+with a real mod in the saves folder's mods/ that lowers ``enemy_damage_mult``. The director's act stage
+multiplies the mod's value by its danger factor (the opening danger times the grace reflex's factor while the
+player has not acted); the product is clamped where it is combined, and a hook that still fails is logged
+while the run goes on, as in the window."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ import pytest
 from loguru import logger
 
 from game.director.director import Director
-from game.director.watch import GRACE_DAMAGE
+from game.director.tuning import TUNING
 from game.hook_guard import HookGuard
 from tests.director.director_support import directed_world, tick
 
@@ -40,9 +41,10 @@ def _install_mod(saves: Path, value: float) -> None:
 
 
 def test_a_startup_mod_lowering_enemy_damage_does_not_crash_a_headless_run(saves_dir: Path) -> None:
-    # standing still under hits (planted.py, ~4 s in on seed 1): hits x0.25, so 0.9 x 0.25 = 0.225 is under
-    # the floor 0.25; before the fix this run ended in CommandRejected (exit 1)
-    _install_mod(saves_dir, 0.9)
+    # the still bot never acts, so the grace reflex holds: hits x opening_danger x grace_factor (0.5 x 0.25),
+    # and 0.5 x 0.125 is under the param's floor 0.1; before the fix a product under the floor ended the run
+    # in CommandRejected (exit 1)
+    _install_mod(saves_dir, 0.5)
     out = subprocess.run(
         [sys.executable, "-m", "game", "--headless", "--director", "stub", "--bot", "still",
          "--seconds", "8", "--seed", "1", "--json"],
@@ -56,14 +58,16 @@ def test_a_startup_mod_lowering_enemy_damage_does_not_crash_a_headless_run(saves
 
 
 @pytest.mark.parametrize("mod_value", [0.9, 0.25])
-def test_the_watch_clamps_the_composed_damage_to_the_params_range(mod_value: float) -> None:
+def test_the_act_stage_clamps_the_composed_damage_to_the_params_range(mod_value: float) -> None:
     director = Director("rules", seed=3)
     world = directed_world(director, seed=3)
     world.set_param("enemy_damage_mult", mod_value)  # what the mod set at startup
-    tick(director, world, 5)  # the gentle opening: the mod's value times GRACE_DAMAGE
+    tick(director, world, 5)  # the player has not acted: the grace reflex holds
     lo, _ = world.params.bounds()["enemy_damage_mult"]
-    assert director.watch.state.grace
-    assert world.params.get("enemy_damage_mult") == pytest.approx(max(lo, mod_value * GRACE_DAMAGE))
+    assert director.grace.on
+    factor = director.actuator.state.danger  # the plan's danger x the grace factor (HP is full)
+    assert factor == pytest.approx(director.knobs.danger * TUNING.danger.grace_factor)
+    assert world.params.get("enemy_damage_mult") == pytest.approx(max(lo, mod_value * factor))
     assert world.params.clamp("enemy_damage_mult", 99.0) == world.params.bounds()["enemy_damage_mult"][1]
 
 

@@ -1,0 +1,291 @@
+"""The reflexes between decisions (``game/director/reflexes.py``) and what they read (``read.py``):
+
+- **Grace**: until the player first moves or fires, for at most ``[danger] grace_max_s``, hits land at
+  ``grace_factor`` and only the presence floor spawns;
+- **Rescue**: the HP bar falling with at least ``[rescue] crowd`` enemies within ``radius``: shove them out to
+  ``shove_to`` (with supply under ``[danger] prey_hp``), at most every ``cooldown_s``; at or under ``hp_low``
+  supply on that cooldown of its own (not the event's); never under static difficulty.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from director_support import a_read, directed_world, quiet_world, tick
+
+from game.director.act import WHY_SHOWN_S, hp_limit
+from game.director.director import Director
+from game.director.read import MOVED_PX, STILL_PX, Feet, Reader
+from game.director.reflexes import Adjustment, Grace, Rescue, crowd_near
+from game.director.tuning import TUNING
+from game.sim import events as ev
+from game.sim.combat import HEALTH
+from game.sim.config import TICK_HZ
+from game.sim.player import PlayerInput
+from game.sim.world import World
+
+G = TUNING.danger
+R = TUNING.rescue
+HURT = (G.hp_low + G.prey_hp) / 2  # hurt (supply is due with a rescue), not yet at the last stand
+
+
+# ---------------------------------------------------------------------------------------------- the read
+def test_feet_count_the_time_spent_within_reach_of_one_spot() -> None:
+    feet = Feet()
+    assert feet.update(100.0, 100.0, 1.0) == 0.0
+    assert feet.update(100.0 + STILL_PX - 1, 100.0, 3.0) == pytest.approx(2.0)  # a shuffle
+    assert feet.update(100.0 + STILL_PX + 2, 100.0, 3.5) == 0.0  # a step away starts again
+    assert feet.update(100.0 + STILL_PX + 2, 100.0, 4.0) == pytest.approx(0.5)
+
+
+def _read_after(world: World, inputs: list[PlayerInput]) -> bool:
+    reader = Reader(0, TUNING)
+    for inp in inputs:
+        world.step(inp)
+        reader.update(world, world.events, 1.0)
+    assert reader.last is not None
+    return reader.last.acted
+
+
+def test_the_player_has_acted_once_it_moved_or_fired() -> None:
+    assert not _read_after(quiet_world(), [PlayerInput()] * 30), "standing and not firing"
+    assert _read_after(quiet_world(), [PlayerInput(move_x=1.0)] * 10), f"moved past {MOVED_PX} px"
+    w = quiet_world()
+    w.spawn_enemy("grunt", w.player.x + 200, w.player.y)  # something to shoot at
+    fire = PlayerInput(shoot=True, aim_x=w.player.x + 200, aim_y=w.player.y)
+    assert _read_after(w, [fire] * 30), "fired a shot without moving"
+
+
+def test_the_read_says_the_bar_is_falling_after_fall_bars_within_fall_s() -> None:
+    w = quiet_world()
+    reader = Reader(0, TUNING)
+    w.step()
+    assert not reader.update(w, w.events, 1.0).falling
+    w.hurt_player(TUNING.read.fall_bars * 0.8 * w.player.stats.max_hp, "test")
+    w.step()
+    assert not reader.update(w, w.events, 1.0).falling, "under fall_bars: not falling"
+    w.player.iframes = 0.0
+    w.hurt_player(TUNING.read.fall_bars * 0.4 * w.player.stats.max_hp, "test")
+    w.step()
+    read = reader.update(w, w.events, 1.0)
+    assert read.falling and read.fell >= TUNING.read.fall_bars
+    for _ in range(round((TUNING.read.fall_s + 0.5) * TICK_HZ)):
+        w.step()
+        read = reader.update(w, w.events, 1.0)
+    assert not read.falling, "nothing landed within fall_s"
+
+
+# ---------------------------------------------------------------------------------------------- grace
+def test_grace_scales_hits_and_holds_until_the_player_acts() -> None:
+    world = quiet_world()
+    grace = Grace(TUNING)
+    adj = grace.tick(a_read(time=1.0, acted=False), world)
+    assert adj.danger == G.grace_factor < 1.0 and adj.hold and adj.why
+    assert grace.tick(a_read(time=2.0, acted=True), world) == Adjustment()
+    assert grace.tick(a_read(time=3.0, acted=False), world) == Adjustment(), "once over, over for the run"
+
+
+def test_grace_ends_at_grace_max_s_for_a_player_who_never_acts() -> None:
+    world = quiet_world()
+    grace = Grace(TUNING)
+    assert grace.tick(a_read(time=G.grace_max_s - 0.1, acted=False), world).hold
+    assert grace.tick(a_read(time=G.grace_max_s, acted=False), world) == Adjustment()
+    assert not grace.on
+
+
+def test_the_director_softens_hits_until_the_player_moves() -> None:
+    d = Director("rules", seed=3)
+    w = directed_world(d, seed=3)
+    tick(d, w, 5)
+    soft = d.knobs.danger * hp_limit(1.0, TUNING) * G.grace_factor
+    assert w.params.get("enemy_damage_mult") == pytest.approx(w.params.clamp("enemy_damage_mult", soft))
+    assert d.credit_spawner.limits.hold and "grace" in d.panel(w).acting
+    for _ in range(10):
+        w.step(PlayerInput(move_x=1.0))
+        d.on_tick(w)
+    assert not d.grace.on and not d.credit_spawner.limits.hold
+    assert w.params.get("enemy_damage_mult") == pytest.approx(d.knobs.danger * hp_limit(1.0, TUNING))
+
+
+def _grace_spawns(seconds: float) -> list[tuple[int, str]]:
+    """(tick, cause) of every spawn while the player stands and never fires."""
+    d = Director("rules", seed=1)
+    w = directed_world(d, seed=1)
+    out: list[tuple[int, str]] = []
+    for _ in range(round(seconds * TICK_HZ)):
+        w.step()
+        d.on_tick(w)
+        out += [(w.tick, e.source) for e in w.events if isinstance(e, ev.EnemySpawned)]
+    assert d.grace.on and d.credit_spawner.credits > 0, "the bank saved up meanwhile"
+    return out
+
+
+def test_only_the_presence_floor_spawns_during_the_grace() -> None:
+    spawns = _grace_spawns(8.0)
+    assert {cause for t, cause in spawns if t > 1} == {"presence"}, spawns
+
+
+def test_not_even_the_first_tick_spends_the_bank_during_the_grace() -> None:
+    assert {cause for _, cause in _grace_spawns(1.0)} <= {"presence"}
+
+
+def test_every_run_opens_with_the_bank_held() -> None:
+    """The spawner's first update runs before the first act: every run's spawner starts held, as in the
+    grace."""
+    d = Director("rules", seed=1)
+    assert d.credit_spawner.limits.hold
+    w = directed_world(d, seed=1)
+    tick(d, w, 3)
+    d.reset(seed=2)
+    assert d.credit_spawner.limits.hold, "a new run too"
+
+
+def test_static_mode_never_softens_enemies() -> None:
+    d = Director("static", seed=3)
+    w = directed_world(d, seed=3)
+    tick(d, w, 30)
+    assert w.params.get("enemy_damage_mult") == 1.0 and w.params.get("enemy_speed_mult") == 1.0
+
+
+# ---------------------------------------------------------------------------------------------- rescue
+def _crowd(world: World, n: int, dist: float) -> None:
+    p = world.player
+    for i in range(n):
+        a = 2 * math.pi * i / max(1, n)
+        world.spawn_enemy("grunt", p.x + math.cos(a) * dist, p.y + math.sin(a) * dist)
+
+
+def test_crowd_near_measures_to_the_enemy_edge() -> None:
+    w = quiet_world()
+    p = w.player
+    w.spawn_enemy("grunt", p.x + R.radius - 1.0, p.y)  # its centre just inside
+    w.spawn_enemy("grunt", p.x + R.radius + 2.0, p.y)  # its centre outside, its edge inside
+    w.spawn_enemy("grunt", p.x + R.radius + 200.0, p.y)
+    assert list(crowd_near(w, R.radius)) == [0, 1]
+    assert len(crowd_near(quiet_world(), R.radius)) == 0
+
+
+@pytest.mark.parametrize(
+    "falling, hp, crowd, dist, rescued",
+    [
+        (True, HURT, R.crowd, R.radius / 3, True),
+        (True, HURT, R.crowd - 1, R.radius / 3, False),  # too few on the player: the plan handles it
+        (False, HURT, R.crowd + 5, R.radius / 3, False),  # a crowd the player is handling
+        (True, HURT, R.crowd + 5, R.radius * 2, False),  # a crowd, but not on the player
+        (True, 0.0, R.crowd + 5, R.radius / 3, False),  # dead
+    ],
+)
+def test_when_to_rescue(falling: bool, hp: float, crowd: int, dist: float, rescued: bool) -> None:
+    w = quiet_world()
+    _crowd(w, crowd, dist)
+    adj = Rescue(TUNING).tick(a_read(falling=falling, hp=hp), w)
+    assert bool(adj.shove) is rescued and adj.supply is rescued
+    if rescued:
+        assert sorted(adj.shove) == list(range(crowd)) and "RESCUE" in adj.why
+
+
+def test_a_rescue_leaves_a_boss_where_it_is_and_respects_its_cooldown() -> None:
+    w = quiet_world()
+    _crowd(w, R.crowd, R.radius / 3)
+    w.spawn_enemy("boss", w.player.x + 30, w.player.y)
+    rescue = Rescue(TUNING)
+    first = rescue.tick(a_read(time=100.0, falling=True, hp=HURT), w)
+    assert sorted(first.shove) == list(range(R.crowd)), "the boss (the last row) stays put"
+    assert rescue.tick(a_read(time=100.0 + R.cooldown_s - 0.1, falling=True, hp=HURT), w) == Adjustment()
+    again = rescue.tick(a_read(time=100.0 + R.cooldown_s, falling=True, hp=HURT), w)
+    assert again.shove and rescue.count == 2 and rescue.shoved == 2 * R.crowd
+
+
+def test_the_last_stand_gets_supply_and_is_still_shoved() -> None:
+    """At or under ``hp_low`` supply comes on the reflex's own cooldown, even with nothing falling; a crowd
+    on a falling bar is still shoved out (within a tick of the supply)."""
+    calm = Rescue(TUNING)
+    first = calm.tick(a_read(time=50.0, hp=G.hp_low / 2), quiet_world())
+    assert first.supply and not first.shove
+    assert calm.tick(a_read(time=50.0 + R.cooldown_s / 2, hp=G.hp_low / 2), quiet_world()) == Adjustment()
+    w = quiet_world()
+    _crowd(w, R.crowd + 2, R.radius / 3)
+    rescue = Rescue(TUNING)
+    adj = [rescue.tick(a_read(time=60.0 + i / TICK_HZ, falling=True, hp=G.hp_low / 2), w) for i in range(2)]
+    assert any(a.supply for a in adj)
+    assert sorted(i for a in adj for i in a.shove) == list(range(R.crowd + 2))
+
+
+def test_a_rescue_above_prey_hp_shoves_without_supply() -> None:
+    """The shove's supply is for a hurt player (under ``[danger] prey_hp``); above it the crowd is pushed
+    back and the supply waits (its cooldown is not spent)."""
+    w = quiet_world()
+    _crowd(w, R.crowd, R.radius / 3)
+    rescue = Rescue(TUNING)
+    healthy = rescue.tick(a_read(time=100.0, falling=True, hp=(G.prey_hp + 1.0) / 2), w)
+    assert healthy.shove and not healthy.supply
+    lower = rescue.tick(a_read(time=100.5, hp=G.hp_low / 2), w)
+    assert lower.supply and not lower.shove, "the supply's own cooldown was not spent by the shove"
+    assert G.prey_hp > HURT
+    w2 = quiet_world()
+    _crowd(w2, R.crowd, R.radius / 3)
+    hurt = Rescue(TUNING).tick(a_read(time=100.0, falling=True, hp=HURT), w2)
+    assert hurt.shove and hurt.supply, "under prey_hp the shove brings supply"
+
+
+def _surrounded(director: Director, n: int) -> World:
+    """A quiet world a few seconds in, the player acted, left at ``HURT`` HP by a hit past fall_bars, ``n``
+    grunts on it and one far away."""
+    w = quiet_world()
+    for _ in range(10):  # the player acts: the grace ends
+        w.step(PlayerInput(move_x=1.0))
+        director.on_tick(w)
+    tick(director, w, 2 * TICK_HZ)
+    p = w.player
+    _crowd(w, n, 40.0)
+    w.spawn_enemy("grunt", p.x + 900, p.y)  # far away: not shoved
+    p.iframes = 0.0
+    p.hp = (HURT + TUNING.read.fall_bars + 0.05) * p.stats.max_hp
+    w.hurt_player((TUNING.read.fall_bars + 0.05) * p.stats.max_hp, "contact")  # with the next tick's events
+    return w
+
+
+def test_a_fast_fall_under_a_crowd_is_rescued_once_and_shown() -> None:
+    d = Director("rules")
+    n = R.crowd + 3
+    w = _surrounded(d, n)
+    tick(d, w)
+    assert d.rescue.count == 1 and d.rescue.shoved == n
+    p = w.player
+    dist = np.hypot(w.enemies.view("x") - p.x, w.enemies.view("y") - p.y)
+    assert (np.sort(dist)[:n] > R.radius).all(), "the crowd was pushed back"
+    assert dist.max() > 800, "an enemy far away stays where it was"
+    assert (w.pickups.view("kind") == HEALTH).sum() >= 1, "supply dropped at once"
+    assert "RESCUE" in d.panel(w).acting
+    tick(d, w)
+    assert any(isinstance(e, ev.Rescued) for e in w.events), "the views get the shockwave event"
+    assert d.rescue.count == 1, "a reflex of one tick"
+    assert "RESCUE" in d.panel(w).acting and "ago" in d.panel(w).acting, "F10 keeps it readable a moment"
+    tick(d, w, round(WHY_SHOWN_S * TICK_HZ))
+    assert "RESCUE" not in d.panel(w).acting, f"gone from F10 after {WHY_SHOWN_S:g} s"
+
+
+def test_a_second_fall_within_the_cooldown_is_not_rescued() -> None:
+    d = Director("rules")
+    w = _surrounded(d, R.crowd + 3)
+    tick(d, w)
+    assert d.rescue.count == 1
+    tick(d, w, TICK_HZ)
+    p = w.player
+    _crowd(w, R.crowd + 3, 30.0)
+    p.iframes = 0.0
+    p.hp = (HURT + TUNING.read.fall_bars + 0.05) * p.stats.max_hp  # the same fall again
+    w.hurt_player((TUNING.read.fall_bars + 0.05) * p.stats.max_hp, "contact")
+    tick(d, w, 2)
+    assert d.read is not None and d.read.falling
+    assert d.rescue.count == 1, "at most one rescue every cooldown_s: no god mode"
+
+
+def test_static_difficulty_never_rescues() -> None:
+    d = Director("static")
+    w = _surrounded(d, R.crowd + 3)
+    tick(d, w, 3)
+    assert d.rescue.count == 0
+    assert w.params.get("enemy_damage_mult") == 1.0
