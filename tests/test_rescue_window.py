@@ -1,6 +1,6 @@
 """The rescue reflex (``game/director/reflexes.py``, ``Rescue``) as a player meets it, in a real window
 (``ARCADE_HEADLESS``): the HP bar falls fast under a crowd, the crowd is shoved back out of reach, the
-shockwave is drawn round the player, health packs land beside them, and F10's watch row says RESCUE."""
+shockwave is drawn round the player, health packs land beside them, and F10's acting row says RESCUE."""
 
 from __future__ import annotations
 
@@ -50,7 +50,7 @@ def collapse(app: GameApp) -> World:
 
 
 def watch_row(app: GameApp, panels: AiPanels) -> str:
-    """What F10's watch row says in the frame drawn now."""
+    """What F10's acting row says in the frame drawn now."""
     render(app)
     data = panels.director.last
     assert data is not None
@@ -77,9 +77,9 @@ def test_a_collapse_under_a_crowd_is_rescued_in_sight_and_shown_in_f10(
     assert health_packs(world) >= packs + SUPPLY_PACKS, "supply landed beside the player"
     watch = watch_row(app, panels)  # the frame the player sees right after the rescue
     assert watch.startswith("RESCUE")
-    assert "RESCUE" in " ".join(panels.director.texts()), "the watch row is drawn"
+    assert "RESCUE" in " ".join(panels.director.texts()), "the acting row is drawn"
     rows = status_rows(panels.director.last, value_chars(panels.director.rect[2]))  # type: ignore[arg-type]
-    at = [name for name, _ in rows].index("watch")
+    at = [name for name, _ in rows].index("acting")
     assert " ".join(v for _, v in rows[at : at + 2]).startswith(watch[:30])
     assert all(len(v) <= value_chars(panels.director.rect[2]) for _, v in rows), "nothing runs off the panel"
     frames(app, 1)  # the rescue's event (emitted after the step) reaches the effects with the next tick
