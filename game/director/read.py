@@ -18,10 +18,9 @@ from game.director.telemetry import NEVER, Telemetry
 from game.director.tuning import Tuning
 from game.sim import events as ev
 from game.sim.config import DT
-from game.sim.view import in_view
+from game.sim.view import ARRIVING_PX, in_view
 from game.sim.world import World
 
-ARRIVING_PX = 140.0  # an enemy this close past the view's edge is on screen within about a second
 MOVED_PX = 6.0  # the player has acted once it moved this far from where it began (or fired a shot)
 STILL_PX = 40.0  # the player stands still while it stays within this of where it last stopped
 

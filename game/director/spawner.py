@@ -13,7 +13,9 @@ difficulty does.
 act stage sets the floor from the player's kill pace, ``act.py``), a group just big enough to meet it lands
 just past the screen edge, from the plan's mix, or the weakest prey while the player is hurt
 (``limits.prey``). It is not paid from the bank: it is what keeps a screen from emptying whatever the
-pressure, the pacing state or the bank. Its spawns are tagged ``presence``.
+pressure, the pacing state or the bank. Its spawns are tagged ``presence``. When the crowd is already at
+its cap (``limits.crowd_max``) but left behind off screen, the floor brings the stragglers farthest away
+instead of new enemies.
 
 Nothing here decides: the director's act stage writes ``knobs``, ``pacing`` and ``limits``; this class only
 spends. ``SpawnPlacer`` and ``edge_point`` are where every director spawn (groups, presence, events) lands.
@@ -33,6 +35,7 @@ from game.director.plan import DirectorKnobs
 from game.director.tuning import TUNING, Tuning
 from game.sim.config import ARENA_H, ARENA_W, BOSS_EVERY, SCREEN_H, SCREEN_W
 from game.sim.spawner import BASE_CREDITS_PER_S, ELITE_COST, GROWTH_PER_WAVE, MAX_GROUP
+from game.sim.view import ARRIVING_PX, seen
 from game.sim.world import World
 
 # Where a spawn lands (geometry, not tuning): just past the screen edge, inside the arena's walls, groups
@@ -142,6 +145,19 @@ def crowd_max_for(kills_per_min: float, t: Tuning = TUNING) -> int:
     return min(LIVE_CAP, int(t.bank.crowd_min + kills_per_min * t.bank.crowd_clear_s / 60.0))
 
 
+def stragglers(world: World, n: int) -> np.ndarray:
+    """Pool rows of up to ``n`` enemies (no boss) outside the view and its arriving margin, farthest from
+    the player first: the crowd left behind, which the presence floor and ``surround`` bring back."""
+    en = world.enemies
+    if n <= 0 or en.n == 0:
+        return np.zeros(0, dtype=np.int64)
+    out = ~seen(world, ARRIVING_PX)
+    rows = np.flatnonzero(out & ~np.isin(en.view("kind"), world.prefabs.boss_kinds))
+    xs, ys = en.view("x"), en.view("y")
+    dist = np.hypot(xs[rows] - world.player.x, ys[rows] - world.player.y)
+    return rows[np.argsort(-dist)][:n]
+
+
 class CreditSpawner:
     """Implements ``game.sim.spawner.Spawner``; the director's act stage sets ``knobs``, ``pacing`` and
     ``limits``."""
@@ -155,6 +171,7 @@ class CreditSpawner:
         self.credits = 0.0
         self.recent: deque[str] = deque(maxlen=VARIETY_RUN)
         self.spawned = 0
+        self.moved = 0  # stragglers the presence floor brought back into view
         self._cooldown = 0.0
         self._floor_cooldown = 0.0
         self._next: tuple[SpawnCard, bool, int] | None = None
@@ -175,9 +192,10 @@ class CreditSpawner:
             self.credits = min(self.credits + self.credits_per_second(world) * dt, bank_max)
         room = min(lim.crowd_max, LIVE_CAP) - world.enemies.n
         self._floor_cooldown -= dt
-        if lim.present < lim.floor and self._floor_cooldown <= 0.0 and room > 0:
-            self._presence(world, min(lim.floor - lim.present, max_group(self.knobs.pressure), room))
-            return
+        if lim.present < lim.floor and self._floor_cooldown <= 0.0:
+            size = min(lim.floor - lim.present, max_group(self.knobs.pressure))
+            if self._presence(world, size, max(0, room)):
+                return
         if lim.hold:
             return
         if self._cooldown > 0.0:
@@ -209,23 +227,36 @@ class CreditSpawner:
         self._next = None
         self._cooldown = group_interval(self.knobs.pressure, self.t)
 
-    def _presence(self, world: World, size: int) -> None:
-        """A group of ``size`` just past the screen edge (the presence floor), from the rear and flanks."""
+    def _presence(self, world: World, size: int, room: int) -> bool:
+        """Bring ``size`` enemies just past the screen edge (the presence floor), from the rear and flanks:
+        new ones while the crowd has ``room``, and the stragglers farthest off screen for the rest (a full
+        crowd the player left behind is no reason for an empty screen). True if any came."""
         cards = self.cards(world)
         if not cards or size <= 0:
-            return
-        if self.limits.prey:
-            card = min(cards, key=lambda c: c.cost)
-        else:
-            card = self._pick(world, [c for c in cards if c.weight > 0] or cards)
+            return False
         angle = self.placer.side_angle(world.rng, self.knobs.pressure)
-        first = world.enemies.n
-        for _ in range(size):
-            x, y = self.placer.position(world, angle, depth=OFFSCREEN_DEPTH / 3)
-            world.spawn_enemy(card.prefab, x, y, source="presence")
-        self.toughen_from(world, first)
-        self.spawned += size
+        depth = OFFSCREEN_DEPTH / 3
+        moved = stragglers(world, size - min(size, room))
+        xs, ys = world.enemies.view("x"), world.enemies.view("y")
+        for row in moved:
+            xs[row], ys[row] = self.placer.position(world, angle, depth=depth)
+        new = min(size, room)
+        if new:
+            if self.limits.prey:
+                card = min(cards, key=lambda c: c.cost)
+            else:
+                card = self._pick(world, [c for c in cards if c.weight > 0] or cards)
+            first = world.enemies.n
+            for _ in range(new):
+                x, y = self.placer.position(world, angle, depth=depth)
+                world.spawn_enemy(card.prefab, x, y, source="presence")
+            self.toughen_from(world, first)
+            self.spawned += new
+        if not new and not len(moved):
+            return False
+        self.moved += len(moved)
         self._floor_cooldown = group_interval(self.knobs.pressure, self.t)
+        return True
 
     def toughen_from(self, world: World, first: int) -> None:
         """Apply the ``toughness`` knob to what was spawned from pool row ``first`` on."""

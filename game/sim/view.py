@@ -17,12 +17,17 @@ def view_center(x: float, y: float) -> tuple[float, float]:
     return min(ARENA_W - hw + m, max(hw - m, x)), min(ARENA_H - hh + m, max(hh - m, y))
 
 
-def in_view(world: World, margin: float = 0.0) -> int:
-    """How many enemies the player can see (``margin`` px past the view's edges count too)."""
+ARRIVING_PX = 140.0  # an enemy this close past the view's edge is on screen within about a second
+
+
+def seen(world: World, margin: float = 0.0) -> np.ndarray:
+    """Per enemy: whether the player can see it (``margin`` px past the view's edges count too)."""
     e = world.enemies
-    if e.n == 0:
-        return 0
     cx, cy = view_center(world.player.x, world.player.y)
     r = e.view("radius") + margin
-    inside = (np.abs(e.view("x") - cx) <= SCREEN_W / 2 + r) & (np.abs(e.view("y") - cy) <= SCREEN_H / 2 + r)
-    return int(inside.sum())
+    return (np.abs(e.view("x") - cx) <= SCREEN_W / 2 + r) & (np.abs(e.view("y") - cy) <= SCREEN_H / 2 + r)
+
+
+def in_view(world: World, margin: float = 0.0) -> int:
+    """How many enemies the player can see (``margin`` px past the view's edges count too)."""
+    return int(seen(world, margin).sum()) if world.enemies.n else 0

@@ -13,7 +13,7 @@ from game.director.act import presence_floor
 from game.director.director import Director
 from game.director.pacing import PacingState
 from game.director.plan import DirectorKnobs
-from game.director.read import ARRIVING_PX
+from game.sim.view import ARRIVING_PX
 from game.director.spawner import CreditSpawner, Limits
 from game.director.tuning import TUNING
 from game.sim import events as ev
