@@ -161,15 +161,11 @@ class Director(PlanRequests):
         read = self.read = self.reader.update(world, events, 1.0 if static else self.knobs.pressure)
         if read.new_peak:
             self.events.note_peak(world.time)
-        falling = (
-            read.falling and read.time - self._fall_cue >= self.tuning.read.fall_s
-        )  # again while it falls
+        falling = read.falling and read.time - self._fall_cue >= self.tuning.read.fall_s  # again if it falls
         if falling:
             self._fall_cue = read.time
-        if read.died or read.new_build_up or falling:
-            self.request_now(
-                supersede=read.died
-            )  # a reply in flight still lands first unless the player died
+        if read.died or read.new_build_up or falling:  # a reply in flight still lands first unless a death
+            self.request_now(supersede=read.died)
         if world.tick % (TICK_HZ // HISTORY_HZ) == 0:
             self._history.add(world.time, read.intensity, read.pacing)
         if static:

@@ -62,22 +62,8 @@ class EventRegistry:
     def __init__(self, *, builtins: bool = True) -> None:
         self._events: dict[str, DirectorEvent] = {}
         self._last_fired: dict[str, float] = {}
-        if builtins:
-            self.register(
-                "boss", spawn_boss, cooldown_s=90.0, description="an elite boss enters", precondition=no_boss
-            )
-            self.register(
-                "supply", drop_supply, cooldown_s=30.0, description="health packs land beside the player"
-            )
-            self.register(
-                "swarm", spawn_swarm, cooldown_s=25.0, description="two packs of fast chasers from the flanks"
-            )
-            self.register(
-                "surround",
-                spawn_surround,
-                cooldown_s=SURROUND_COOLDOWN_S,
-                description="a ring of enemies closes in from every side (for a player who kites)",
-            )
+        for ev in BUILTINS if builtins else ():
+            self._events[ev.name] = ev
 
     def register(
         self,
@@ -213,3 +199,16 @@ def drop_supply(world: World, placer: SpawnPlacer) -> None:
             value=SUPPLY_HEAL,
             ttl=30.0,
         )
+
+
+BUILTINS = (  # registered in this order; the cooldowns are seconds of game time
+    DirectorEvent("boss", spawn_boss, 90.0, "an elite boss enters", precondition=no_boss),
+    DirectorEvent("supply", drop_supply, 30.0, "health packs land beside the player"),
+    DirectorEvent("swarm", spawn_swarm, 25.0, "two packs of fast chasers from the flanks"),
+    DirectorEvent(
+        "surround",
+        spawn_surround,
+        SURROUND_COOLDOWN_S,
+        "a ring of enemies closes in from every side (for a player who kites)",
+    ),
+)
