@@ -35,14 +35,16 @@ from game.director.source import DirectorSituation, PlanReply, PlanRequest
 from game.director.tuning import Tuning, preset_names, tuning
 
 EASE_EVENT, SPIKE_EVENTS = "supply", ("surround", "swarm")  # the events the policy names
-EASE_MIX = {"grunt": +1.0, "spitter": -1.0, "tank": -0.5}  # ease: fewer ranged and heavy kinds
-RAISE_MIX = {"runner": +1.0, "grunt": +0.5, "tank": -0.5}
-ESCALATE_MIX = {"runner": +1.0, "grunt": +0.5, "spitter": +0.25}  # a skilled player: ranged kinds come back
 ESCALATE = "tougher enemies"  # the reason's last words for Move.ESCALATE (tests read a plan's move by them)
 EASE_FIRST = "softer hits first"  # ... for Move.EASE
 DANGER_FIRST = "danger back up first"  # ... for Move.DANGER_UP
+
+# Tuning (player-facing balance): how each move shifts the enemy mix, and the escalation's elite share
+EASE_MIX = {"grunt": +1.0, "spitter": -1.0, "tank": -0.5}  # ease: fewer ranged and heavy kinds
+RAISE_MIX = {"runner": +1.0, "grunt": +0.5, "tank": -0.5}  # raise, spike, danger up: faster kinds
+ESCALATE_MIX = {"runner": +1.0, "grunt": +0.5, "spitter": +0.25}  # a skilled player: ranged kinds come back
 ELITE_PER_TOUGHNESS = 6.0  # escalation keeps elite chance at about 1/6 of the toughness added (0.08 per +0.5)
-ANNOUNCER: dict[str, str] = {
+ANNOUNCER: dict[str, str] = {  # the line each pressure's plan shows the player
     "ease_off": "Catch your breath.",
     "hold": "",
     "raise": "They're getting bolder.",
