@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from dataclasses import dataclass
 
 import arcade
 import numpy as np
@@ -57,24 +58,39 @@ def watch_row(app: GameApp, panels: AiPanels) -> str:
     return data.acting
 
 
-def test_a_collapse_under_a_crowd_is_rescued_in_sight_and_shown_in_f10(
-    make_app: Callable[..., GameApp], session: AiSession
-) -> None:
+@dataclass(frozen=True)
+class Collapsed:
+    app: GameApp
+    panels: AiPanels
+    world: World
+    rescues: int  # rescues before the collapse
+    packs: int  # health packs on the ground right after it
+
+
+@pytest.fixture
+def collapsed(make_app: Callable[..., GameApp], session: AiSession) -> Collapsed:
+    """Three seconds of the strong bot's run with F10 open, then ``collapse``: the director has not read it
+    yet (the next frame does)."""
     app, panels = attached(make_app, session, bot="strong")
     frames(app, 60 * 3)
     press(app, arcade.key.F10)
+    rescues = session.director.rescue.count
+    world = collapse(app)
+    return Collapsed(app, panels, world, rescues, health_packs(world))
+
+
+def test_a_collapse_under_a_crowd_is_rescued_in_sight_and_shown_in_f10(
+    collapsed: Collapsed, session: AiSession
+) -> None:
+    app, panels, world = collapsed.app, collapsed.panels, collapsed.world
     scene = app.arena.scene
     assert scene is not None
-    director = session.director
-    rescues = director.rescue.count
-    world = collapse(app)
     p = world.player
-    packs = health_packs(world)
     frames(app, 1)  # the director reads the falling bar and the rescue fires in the same tick
-    assert director.rescue.count == rescues + 1
+    assert session.director.rescue.count == collapsed.rescues + 1
     near = np.hypot(world.enemies.view("x") - p.x, world.enemies.view("y") - p.y) < TUNING.rescue.radius
     assert int(near.sum()) < CROWD, "the crowd was shoved back"
-    assert health_packs(world) >= packs + SUPPLY_PACKS, "supply landed beside the player"
+    assert health_packs(world) >= collapsed.packs + SUPPLY_PACKS, "supply landed beside the player"
     watch = watch_row(app, panels)  # the frame the player sees right after the rescue
     assert watch.startswith("RESCUE")
     assert "RESCUE" in " ".join(panels.director.texts()), "the acting row is drawn"
@@ -89,17 +105,10 @@ def test_a_collapse_under_a_crowd_is_rescued_in_sight_and_shown_in_f10(
     assert heal >= 40 and fx.pool.shown >= heal, "the shockwave's ring is drawn round the player"
 
 
-def test_f10_shows_the_rescue_long_enough_to_read(
-    make_app: Callable[..., GameApp], session: AiSession
-) -> None:
-    app, panels = attached(make_app, session, bot="strong")
-    frames(app, 60 * 3)
-    press(app, arcade.key.F10)
-    rescues = session.director.rescue.count
-    collapse(app)
+def test_f10_shows_the_rescue_long_enough_to_read(collapsed: Collapsed, session: AiSession) -> None:
     shown = []
     for _ in range(TICK_HZ):  # one second of frames, each drawn as the window does
-        frames(app, 1)
-        shown.append("RESCUE" in watch_row(app, panels))
-    assert session.director.rescue.count == rescues + 1
+        frames(collapsed.app, 1)
+        shown.append("RESCUE" in watch_row(collapsed.app, collapsed.panels))
+    assert session.director.rescue.count == collapsed.rescues + 1
     assert all(shown[1:]), f"RESCUE shown in {sum(shown)} of {len(shown)} frames"

@@ -36,11 +36,11 @@ from game.ai.modhost import GameModHost
 from game.analysis.ledger import RunLedger
 from game.bindings import GameWorldExecutor, WorldHandle
 from game.directed.run import attach_trajectory
+from game.directed.trajectory_file import TrajectoryWriter
 from game.director.director import Director
 from game.director.memory import DirectorMemory
 from game.director.rules import RulesSource
 from game.director.source import PlanSource
-from game.director.trajectory import TrajectoryWriter
 from game.options import LaunchOptions
 from game.sim import events as ev
 from game.sim.config import DT

@@ -33,20 +33,25 @@ from game.sim.world import World
 
 EventHandler = Callable[[World, SpawnPlacer], None]
 ReadyCheck = Callable[[World], str | None]  # None when ready, else why not
-EVENT_NAME = re.compile(r"^[a-z][a-z0-9_]{0,31}$")
-SWARM_GROUPS = 2
+EVENT_NAME = re.compile(r"^[a-z][a-z0-9_]{0,31}$")  # what a registered event may be called
 EASING_EVENTS = frozenset({"supply"})  # events that help the player (the guard lets them through)
-SUPPLY_PACKS = 2
+
+# Tuning (player-facing balance) of the built-in events; their cooldowns are in ``BUILTINS``
+SWARM_GROUPS = 2  # a swarm is this many groups of ``MAX_GROUP``, each from a flank
+SUPPLY_PACKS = 2  # health packs one supply drops
 SUPPLY_HEAL = HEALTH_PICKUP_HEAL * 1.5  # each pack
-SUPPLY_REACH = 0.6  # packs land at this fraction of the player's pickup radius (the magnet brings them in)
+SUPPLY_TTL_S = 30.0  # a supply pack left lying vanishes after this long
 SURROUND_BASE, SURROUND_PER_WAVE, SURROUND_MAX = 12, 2, 32  # ring size: 12 in wave 1, +2 a wave, up to 32
 SURROUND_NEW_MAX = 16  # at most this many new enemies (the rest of the ring is the trailing crowd, moved) ...
 SURROUND_NEW_MIN = 8  # ... and at least this many (the fast part of the ring; a moved crowd is slow grunts;
 # 4 were shot down at range by a level-1 strong player before the ring closed)
-SURROUND_DEPTH = 40.0  # px past the just-off-screen distance (``spawner.offscreen_distance``)
-SURROUND_WALL = 30.0
 SURROUND_COOLDOWN_S = 12.0  # a ring at most this often (20 s left a strong player idle between rings)
 SURROUND_PREFAB = "runner"  # fast enough to close the ring before a kiting player shoots a way out of it
+
+# Design: where the built-in events place what they bring
+SUPPLY_REACH = 0.6  # packs land at this fraction of the player's pickup radius (the magnet brings them in)
+SURROUND_DEPTH = 40.0  # px past the just-off-screen distance (``spawner.offscreen_distance``)
+SURROUND_WALL = 30.0  # a ring point stays this far inside the arena walls
 
 
 @dataclass(frozen=True)
@@ -62,22 +67,8 @@ class EventRegistry:
     def __init__(self, *, builtins: bool = True) -> None:
         self._events: dict[str, DirectorEvent] = {}
         self._last_fired: dict[str, float] = {}
-        if builtins:
-            self.register(
-                "boss", spawn_boss, cooldown_s=90.0, description="an elite boss enters", precondition=no_boss
-            )
-            self.register(
-                "supply", drop_supply, cooldown_s=30.0, description="health packs land beside the player"
-            )
-            self.register(
-                "swarm", spawn_swarm, cooldown_s=25.0, description="two packs of fast chasers from the flanks"
-            )
-            self.register(
-                "surround",
-                spawn_surround,
-                cooldown_s=SURROUND_COOLDOWN_S,
-                description="a ring of enemies closes in from every side (for a player who kites)",
-            )
+        for ev in BUILTINS if builtins else ():
+            self._events[ev.name] = ev
 
     def register(
         self,
@@ -211,5 +202,18 @@ def drop_supply(world: World, placer: SpawnPlacer) -> None:
             y=p.y + math.sin(a) * reach,
             kind=HEALTH,
             value=SUPPLY_HEAL,
-            ttl=30.0,
+            ttl=SUPPLY_TTL_S,
         )
+
+
+BUILTINS = (  # registered in this order; the cooldowns are seconds of game time
+    DirectorEvent("boss", spawn_boss, 90.0, "an elite boss enters", precondition=no_boss),
+    DirectorEvent("supply", drop_supply, 30.0, "health packs land beside the player"),
+    DirectorEvent("swarm", spawn_swarm, 25.0, "two packs of fast chasers from the flanks"),
+    DirectorEvent(
+        "surround",
+        spawn_surround,
+        SURROUND_COOLDOWN_S,
+        "a ring of enemies closes in from every side (for a player who kites)",
+    ),
+)

@@ -10,8 +10,6 @@
 
 The values are ``[pacing]`` of ``assets/director/tuning.toml``. Durations inside a range are drawn from a
 ``random.Random`` seeded per run, so a run replays exactly.
-
-Durations inside a range are drawn from a ``random.Random`` seeded per run, so a run replays exactly.
 """
 
 from __future__ import annotations

@@ -25,6 +25,7 @@ import json
 import time
 from collections.abc import Callable
 from concurrent.futures import Future
+from enum import Enum
 from typing import Any
 
 from game.director.knobs import KNOB, MIX_WEIGHT
@@ -34,19 +35,37 @@ from game.director.source import DirectorSituation, PlanReply, PlanRequest
 from game.director.tuning import Tuning, preset_names, tuning
 
 EASE_EVENT, SPIKE_EVENTS = "supply", ("surround", "swarm")  # the events the policy names
+ESCALATE = "tougher enemies"  # the reason's last words for Move.ESCALATE (tests read a plan's move by them)
+EASE_FIRST = "softer hits first"  # ... for Move.EASE
+DANGER_FIRST = "danger back up first"  # ... for Move.DANGER_UP
+
+# Tuning (player-facing balance): how each move shifts the enemy mix, and the escalation's elite share
 EASE_MIX = {"grunt": +1.0, "spitter": -1.0, "tank": -0.5}  # ease: fewer ranged and heavy kinds
-RAISE_MIX = {"runner": +1.0, "grunt": +0.5, "tank": -0.5}
+RAISE_MIX = {"runner": +1.0, "grunt": +0.5, "tank": -0.5}  # raise, spike, danger up: faster kinds
 ESCALATE_MIX = {"runner": +1.0, "grunt": +0.5, "spitter": +0.25}  # a skilled player: ranged kinds come back
-ESCALATE = "tougher enemies"  # the reason's words for a hold that raises a lever past pressure
-EASE_FIRST = "softer hits first"  # the reason's words for a hold that eases danger (the crowd's size stays)
-DANGER_FIRST = "danger back up first"  # ... and for a hold that raises danger (the crowd's size stays)
 ELITE_PER_TOUGHNESS = 6.0  # escalation keeps elite chance at about 1/6 of the toughness added (0.08 per +0.5)
-ANNOUNCER: dict[str, str] = {
+ANNOUNCER: dict[str, str] = {  # the line each pressure's plan shows the player
     "ease_off": "Catch your breath.",
     "hold": "",
     "raise": "They're getting bolder.",
     "spike": "Here they come!",
 }
+
+
+class Move(Enum):
+    """What a rules decision does (``_choose``); ``decide`` builds the plan from it, with the pressure
+    ``PRESSURE`` names (``hold`` for the others)."""
+
+    EASE = "ease"  # a hold that softens the hits (danger, elites, toughness, tier, the mix): size stays
+    EASE_OFF = "ease_off"  # the same with pressure down too (danger is at its lowest)
+    DANGER_UP = "danger_up"  # a hold that brings danger back up to 1: size stays
+    RAISE = "raise"  # pressure up toward the ceiling
+    SPIKE = "spike"  # a peak now (surround or swarm)
+    ESCALATE = "escalate"  # a hold that raises one lever past pressure (a skilled player)
+    HOLD = "hold"
+
+
+PRESSURE: dict[Move, Pressure] = {Move.EASE_OFF: "ease_off", Move.RAISE: "raise", Move.SPIKE: "spike"}
 
 
 def pressure_ceiling(skill: float, level: int, t: Tuning) -> float:
@@ -63,30 +82,30 @@ def escalated(k: DirectorKnobs) -> bool:
     return k.danger > 1.0 or k.elite_chance > 0.0 or k.tier > 0.0 or k.toughness > KNOB["toughness"].lo
 
 
-def _choose(s: DirectorSituation, t: Tuning) -> tuple[Pressure, str]:
-    pressure, reason = _recover(s, t)
-    if reason:
-        return pressure, reason
+def _choose(s: DirectorSituation, t: Tuning) -> tuple[Move, str]:
+    move, reason = _recover(s, t)
+    if move is not Move.HOLD:
+        return move, reason
     snap, p, k = s.snapshot, t.plan, s.knobs
     if snap.hp_fraction < p.raise_hp or snap.damage_15s >= p.raise_damage_15s:
-        return "hold", f"{snap.hp_fraction:.0%} HP, {snap.damage_15s:.0%} of a bar lost in 15s: hold"
+        return Move.HOLD, f"{snap.hp_fraction:.0%} HP, {snap.damage_15s:.0%} of a bar lost in 15s: hold"
     due = s.pacing is PacingState.BUILD_UP and min(s.pacing_s, s.since_spike_s) >= p.peak_due_s
     if due and not snap.boss_alive:  # a live boss is the peak: no spike on top of it
-        return "spike", f"{s.pacing_s:.0f}s of build-up without a peak: bring one"
+        return Move.SPIKE, f"{s.pacing_s:.0f}s of build-up without a peak: bring one"
     untouched = f"{snap.damage_15s:.0%} of a bar lost in 15s"
     if k.danger < 1.0:
-        return "hold", f"under-challenged ({untouched}): {DANGER_FIRST}"
+        return Move.DANGER_UP, f"under-challenged ({untouched}): {DANGER_FIRST}"
     ceiling = pressure_ceiling(snap.skill, snap.level, t)
     if k.pressure < ceiling:
-        return "raise", f"under-challenged ({untouched}): pressure toward {ceiling:.2f}"
+        return Move.RAISE, f"under-challenged ({untouched}): pressure toward {ceiling:.2f}"
     if snap.skill >= p.escalate_skill:
-        return "hold", f"pressure at its ceiling {ceiling:.2f}, skill {snap.skill:.2f}: {ESCALATE}"
-    return "hold", f"under-challenged, but pressure {k.pressure:.2f} is at the ceiling {ceiling:.2f}"
+        return Move.ESCALATE, f"pressure at its ceiling {ceiling:.2f}, skill {snap.skill:.2f}: {ESCALATE}"
+    return Move.HOLD, f"under-challenged, but pressure {k.pressure:.2f} is at the ceiling {ceiling:.2f}"
 
 
-def _recover(s: DirectorSituation, t: Tuning) -> tuple[Pressure, str]:
-    """``ease_off`` (or, while danger can still come down, a ``hold`` that softens the hits: the crowd's
-    size eases last) with its reason; ``("hold", "")`` when the player needs no easing."""
+def _recover(s: DirectorSituation, t: Tuning) -> tuple[Move, str]:
+    """``EASE_OFF`` (or, while danger can still come down, ``EASE``: the crowd's size eases last) with its
+    reason; ``HOLD`` when the player needs no easing."""
     snap, p = s.snapshot, t.plan
     if snap.seconds_since_death < p.recent_death_s:
         why = f"player died {snap.seconds_since_death:.0f}s ago"
@@ -95,10 +114,10 @@ def _recover(s: DirectorSituation, t: Tuning) -> tuple[Pressure, str]:
     elif snap.damage_15s > p.heavy_damage_15s:
         why = f"player lost {snap.damage_15s:.0%} HP in 15s"
     else:
-        return "hold", ""
+        return Move.HOLD, ""
     if s.knobs.danger > KNOB["danger"].lo:
-        return "hold", f"{why}: {EASE_FIRST}"
-    return "ease_off", f"{why}: ease off"
+        return Move.EASE, f"{why}: {EASE_FIRST}"
+    return Move.EASE_OFF, f"{why}: ease off"
 
 
 def _escalation_lever(k: DirectorKnobs) -> str:
@@ -118,11 +137,12 @@ def _step(name: str, value: float, sign: int) -> float:
 def decide(s: DirectorSituation, t: Tuning | None = None) -> dict[str, Any]:
     """The rules plan for ``s`` as the tool-argument dict (validated and clamped by the director)."""
     t = t or tuning()
-    pressure, reason = _choose(s, t)
+    move, reason = _choose(s, t)
+    pressure = PRESSURE.get(move, "hold")
     k, snap = s.knobs, s.snapshot
     plan: dict[str, Any] = {"pressure": pressure, "reason": reason[:120], "announcer": ANNOUNCER[pressure]}
     allowed = set(s.prefabs)
-    if pressure == "ease_off" or reason.endswith(EASE_FIRST):
+    if move in (Move.EASE, Move.EASE_OFF):
         plan["announcer"] = ANNOUNCER["ease_off"]
         plan["danger"] = _step("danger", k.danger, -1)
         plan["pickup_rate"] = _step("pickup_rate", k.pickup_rate, +1)
@@ -134,16 +154,17 @@ def decide(s: DirectorSituation, t: Tuning | None = None) -> dict[str, Any]:
             plan["event"] = EASE_EVENT
         if snap.seconds_since_death < t.plan.recent_death_s:
             plan["note"] = f"player died at wave {snap.wave} with pressure {k.pressure:.2f}"
-    elif pressure in ("raise", "spike") or reason.endswith(DANGER_FIRST):
+    elif move in (Move.RAISE, Move.SPIKE, Move.DANGER_UP):
         plan["pickup_rate"] = max(KNOB["pickup_rate"].default, _step("pickup_rate", k.pickup_rate, -1))
         if k.danger < 1.0:
             plan["danger"] = min(1.0, _step("danger", k.danger, +1))
             plan["announcer"] = ANNOUNCER["raise"]
         plan["mix"] = _shift(k.mix, allowed, RAISE_MIX)
-        if pressure == "spike":
+        if move is Move.SPIKE:
             plan["event"] = next((e for e in SPIKE_EVENTS if e in s.events), None)
-    elif reason.endswith(ESCALATE):  # one lever a decision: harder hits first, then elites and toughness
-        plan[_escalation_lever(k)] = _step(_escalation_lever(k), getattr(k, _escalation_lever(k)), +1)
+    elif move is Move.ESCALATE:  # one lever a decision: harder hits first, then elites and toughness
+        lever = _escalation_lever(k)
+        plan[lever] = _step(lever, getattr(k, lever), +1)
         plan["mix"] = _shift(k.mix, allowed, ESCALATE_MIX)
     return plan
 

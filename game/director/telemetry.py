@@ -129,14 +129,13 @@ class Telemetry:
             self._filled = min(N_BUCKETS, self._filled + 1)
 
     def _update_skill(self, now: float) -> None:
-        self.kills_per_min = self.window_sum(_KILLS, WINDOW_S) * 60.0 / self._covered_s(WINDOW_S)
-        shots = self.window_sum(_SHOTS, WINDOW_S)
+        self.kills_per_min = self._per_min(_KILLS)
         sig = signals(
             kills=self.window_sum(_KILLS, WINDOW_S),
             spawned=self.window_sum(_SPAWNS, WINDOW_S),
             damage_bars=self.window_sum(_DAMAGE, WINDOW_S) / max(1.0, self.max_hp),
             minutes=self._covered_s(WINDOW_S) / 60.0,
-            accuracy=min(1.0, self.window_sum(_HITS, WINDOW_S) / shots) if shots else 0.0,
+            accuracy=self._accuracy(),
             alive_s=now - (self.last_death_time or 0.0),
             pressure=self.pressure,
         )
@@ -155,6 +154,15 @@ class Telemetry:
     def _covered_s(self, seconds: float) -> float:
         return max(DT, min(seconds, (self._filled - 1) / BUCKETS_PER_S + self._ticks_in_bucket * DT))
 
+    def _per_min(self, row: int) -> float:
+        """One counter's rate per minute over the last ``WINDOW_S`` (or the run so far)."""
+        return self.window_sum(row, WINDOW_S) * 60.0 / self._covered_s(WINDOW_S)
+
+    def _accuracy(self) -> float:
+        """Hits / shots over the last ``WINDOW_S``; 0 before a shot."""
+        shots = self.window_sum(_SHOTS, WINDOW_S)
+        return min(1.0, self.window_sum(_HITS, WINDOW_S) / shots) if shots else 0.0
+
     def snapshot(self, world: World) -> GameSessionSnapshot:
         p = world.player
         max_hp = p.stats.max_hp
@@ -166,13 +174,10 @@ class Telemetry:
             d2 = (en.view("x") - p.x) ** 2 + (en.view("y") - p.y) ** 2
             near = int((d2 < NEAR_RADIUS * NEAR_RADIUS).sum())
             elites = int(en.view("elite").sum())
-        shots = self.window_sum(_SHOTS, WINDOW_S)
-        hits = self.window_sum(_HITS, WINDOW_S)
-        accuracy = min(1.0, hits / shots) if shots else 0.0
+        accuracy = self._accuracy()
         s = p.stats
         dps = s.damage * world.params.get("player_damage_mult") * s.fire_rate * s.multishot
-        dps *= accuracy if shots else 0.5
-        kills_60 = self.window_sum(_KILLS, WINDOW_S)
+        dps *= accuracy if self.window_sum(_SHOTS, WINDOW_S) else 0.5
         return GameSessionSnapshot(
             time=round(now, 3),
             tick=world.tick,
@@ -188,7 +193,7 @@ class Telemetry:
             damage_30s=round(self.window_sum(_DAMAGE, 30) / max_hp, 4),
             damage_60s=round(self.window_sum(_DAMAGE, 60) / max_hp, 4),
             deaths_60s=int(self.window_sum(_DEATHS, 60)),
-            kills_per_min=round(kills_60 * 60.0 / self._covered_s(WINDOW_S), 2),
+            kills_per_min=round(self._per_min(_KILLS), 2),
             accuracy=round(accuracy, 4),
             enemies_alive=en.n,
             enemies_near=near,
@@ -197,7 +202,7 @@ class Telemetry:
             seconds_since_hit=_since(now, self.last_hit_time),
             upgrades=sum(world.stacks.values()),
             player_dps=round(dps, 2),
-            spawned_per_min=round(self.window_sum(_SPAWNS, WINDOW_S) * 60.0 / self._covered_s(WINDOW_S), 2),
+            spawned_per_min=round(self._per_min(_SPAWNS), 2),
             skill=round(min(1.0, max(0.0, self.skill.value)), 4),
         )
 

@@ -13,7 +13,7 @@ from coreai.errors import CorruptSaveError, PersistenceError, SettingsError
 from coreai.settings import settings_from_dict
 from game.directed.replay import replay
 from game.directed.run import run_directed
-from game.director.trajectory import read_trajectory
+from game.directed.trajectory_file import read_trajectory
 from game.options import LaunchOptions
 
 

@@ -15,8 +15,8 @@ from coreai.errors import PersistenceError
 from game.bindings import GameWorldExecutor
 from game.directed.replay import replay
 from game.directed.run import build, run_directed
+from game.directed.trajectory_file import read_trajectory
 from game.director.spawn_log import WINDOW_S
-from game.director.trajectory import read_trajectory
 from game.headless import run_headless
 from game.render.ai_panels.director_panel import status_rows
 from game.sim import events as ev
