@@ -1,7 +1,7 @@
-"""A worked MCP playtest (the README's example): connect to a running ``arena --mcp --frozen`` game, play
-wave 1 with sim_control / player_input, read the run's resources, and print every call with its answer
-(trimmed). Usage: ``python scripts/mcp_playtest.py http://127.0.0.1:8590/mcp`` with ``COREAI_MCP_TOKEN``
-set to the game's token."""
+"""A worked MCP playtest (the example in docs/mcp_playtest.md): connect to a running ``arena --mcp --frozen``
+game, play wave 1 with sim_control / player_input, read the run's resources, and print every call with its
+answer (trimmed). Usage: ``python scripts/mcp_playtest.py http://127.0.0.1:8590/mcp`` with
+``COREAI_MCP_TOKEN`` set to the game's token."""
 
 from __future__ import annotations
 

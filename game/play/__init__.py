@@ -8,7 +8,9 @@ the same ``PlayerInput`` a human's keys make. Modules, one job each:
 - ``journal``: the run's notable events, with a cursor for "events since the last call";
 - ``digest``: the compact state an agent gets back after every step;
 - ``keys``: the agent's key actions and aim, sampled into ``PlayerInput`` each tick;
-- ``controller``: the main-thread object that ties them to a world and a front (window or headless);
+- ``controller``: the main-thread object that ties them to a world and a front (window or headless), and
+  owns game time (freeze, thaw, speed, steps);
+- ``agent_input``: the agent's key presses, aim, holds, sequences and between-waves actions;
 - ``fronts``: what "pick an upgrade", "buy" and "next wave" mean in a window and headless;
 - ``tools``: the ``sim_control`` and ``player_input`` tools (one ``coreai.tools.Tool`` each);
 - ``headless``: the headless main loop for ``--headless --mcp``;

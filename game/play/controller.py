@@ -1,16 +1,17 @@
-"""``PlayController``: an agent's control of game time and input, on the game's main thread.
+"""``PlayController``: an agent's control of game time, on the game's main thread.
 
 The tools (``game.play.tools``) reach it only through ``CallOnMain`` (the one main-loop queue); the loop that
 owns the fixed timestep asks it, every tick, whether to tick (``may_tick``), what the player does
 (``sample``) and tells it what happened (``after_tick``). Nothing here steps the world itself: a ``step``
 hands the loop a ``StepRequest`` and returns its future, which the loop resolves on the tick the step ends,
 with that tick's digest. So a frozen game is not paused: the loop keeps drawing and draining calls.
+The agent's key presses, aim and between-waves actions (``player_input``) are ``game.play.agent_input``.
 """
 
 from __future__ import annotations
 
 import concurrent.futures
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any, Protocol
 
 from loguru import logger
@@ -21,7 +22,7 @@ from game.play.clock import SimClock, StepRequest
 from game.play.digest import digest
 from game.play.inputs import InputFeed, InputLog
 from game.play.journal import EventJournal
-from game.play.keys import HELD_ACTIONS, AgentKeys, ToWorld
+from game.play.keys import AgentKeys, ToWorld
 from game.sim import events as ev
 from game.sim.config import TICK_HZ
 from game.sim.player import PlayerInput
@@ -202,7 +203,7 @@ class PlayController:
             more["coins"] = coins
         return digest(world, self.journal.since_last(), **more)
 
-    def _world(self, command: str) -> World:
+    def require_world(self, command: str) -> World:
         world = self.handle.world
         if world is None:
             raise PlayRefused(command, "no run is in progress yet")
@@ -210,29 +211,29 @@ class PlayController:
 
     # ------------------------------------------------------------------ sim_control (main thread)
     def state(self) -> dict[str, Any]:
-        return self.digest(self._world("sim_control"))
+        return self.digest(self.require_world("sim_control"))
 
     def freeze(self) -> dict[str, Any]:
-        world = self._world("sim_control")
+        world = self.require_world("sim_control")
         self.clock.frozen = True
         return self.digest(world)
 
     def thaw(self) -> dict[str, Any]:
-        world = self._world("sim_control")
+        world = self.require_world("sim_control")
         if self.clock.request is not None:
             raise PlayRefused("sim_control", "a step is in progress; thaw when it has answered")
         self.clock.frozen = False
         return self.digest(world)
 
     def set_speed(self, speed: float) -> dict[str, Any]:
-        world = self._world("sim_control")
+        world = self.require_world("sim_control")
         try:
             self.clock.speed = self.clock.check_speed(speed)
         except ValueError as exc:
             raise PlayRefused("sim_control", str(exc)) from None
         return self.digest(world)
 
-    def _can_step(self, world: World, command: str) -> None:
+    def check_can_step(self, world: World, command: str) -> None:
         if self.clock.request is not None:
             raise PlayRefused(command, "a step is already in progress (one at a time)")
         if world.phase == "dead":
@@ -257,8 +258,8 @@ class PlayController:
         command: str = "sim_control",
     ) -> concurrent.futures.Future[dict[str, Any]]:
         """Start a step; the loop resolves the future with the digest of its last tick."""
-        world = self._world(command)
-        self._can_step(world, command)
+        world = self.require_world(command)
+        self.check_can_step(world, command)
         check: Condition | None = None
         if condition:
             if self.compile_condition is None:
@@ -280,135 +281,3 @@ class PlayController:
         self.clock.request = req
         log.debug("step from tick {}: ticks={} events={} condition={!r}", start, ticks, events, condition)
         return req.future
-
-    # ------------------------------------------------------------------ player_input (main thread)
-    def _can_input(self, world: World, action: str) -> None:
-        if world.phase == "dead":
-            raise PlayRefused(
-                "player_input", f"the player is dead (wave {world.wave}): input has no one to move"
-            )
-        bot = self.front.bot()
-        if bot is not None:
-            raise PlayRefused(
-                "player_input", f"a bot ({bot}) has the controls in this game (started with --bot)"
-            )
-        if action in HELD_ACTIONS and world.phase == "upgrade":
-            raise PlayRefused(
-                "player_input",
-                f"'{action}' does nothing now: an upgrade pick is open (pick_1..pick_{len(world.choices)})",
-            )
-        if action in HELD_ACTIONS and self.front.shop_open():
-            raise PlayRefused("player_input", f"'{action}' does nothing now: the shop is open (next_wave)")
-
-    def press(self, action: str, item: str | None = None) -> dict[str, Any]:
-        """Hold a key from the next tick on; a one-shot action (pick_N, shop_buy, next_wave) happens now."""
-        world = self._world("player_input")
-        self._can_input(world, action)
-        if action not in HELD_ACTIONS:
-            return self.one_shot(world, action, item)
-        self.keys.press(action)
-        return self.digest(world, applied_at_tick=world.tick + 1, pressed=action)
-
-    def release(self, action: str) -> dict[str, Any]:
-        world = self._world("player_input")
-        if action not in HELD_ACTIONS:
-            raise PlayRefused("player_input", f"'{action}' is a one-shot action: there is nothing to release")
-        self.keys.release(action)
-        return self.digest(world, applied_at_tick=world.tick + 1, released=action)
-
-    def release_all(self) -> dict[str, Any]:
-        world = self._world("player_input")
-        self.keys.release_all()
-        return self.digest(world, applied_at_tick=world.tick + 1)
-
-    def aim(self, x: float, y: float, *, screen: bool) -> dict[str, Any]:
-        world = self._world("player_input")
-        self._can_input(world, "aim")
-        if screen:
-            if self.front.to_world() is None:
-                raise PlayRefused("player_input", "no screen in a headless game: aim at a world point")
-            self.keys.aim_at_screen(x, y)
-        else:
-            self.keys.aim_at_world(x, y)
-        return self.digest(
-            world, applied_at_tick=world.tick + 1, aim=[x, y], aim_space="screen" if screen else "world"
-        )
-
-    def begin_hold(self, action: str, ticks: int) -> concurrent.futures.Future[dict[str, Any]]:
-        """Hold ``action`` for ``ticks`` ticks (stepping them), then let go."""
-        world = self._world("player_input")
-        self._can_input(world, action)
-        if action not in HELD_ACTIONS:
-            raise PlayRefused("player_input", f"'{action}' is a one-shot action: use press")
-        self._can_step(world, "player_input")
-        was_held = action in self.keys.held
-        self.keys.press(action)
-        end = None if was_held else (lambda: self.keys.release(action) if action != "dash" else None)
-        future = self.begin_step(ticks=ticks, on_end=end, command="player_input")
-        self._applied_at(world)
-        return future
-
-    def _applied_at(self, world: World) -> None:
-        """The step just begun answers with the first tick that saw the input."""
-        req = self.clock.request
-        if req is not None:
-            req.extra["applied_at_tick"] = world.tick + 1
-
-    def begin_sequence(
-        self, items: Sequence[tuple[int, str, str | None, tuple[float, float] | None]], ticks: int
-    ) -> concurrent.futures.Future[dict[str, Any]]:
-        """``items``: (tick offset, press / release / aim, action, point); offset 0 is the first tick."""
-        world = self._world("player_input")
-        for _at, op, action, _point in items:
-            self._can_input(world, action or "aim")
-            if op != "aim" and (action is None or action not in HELD_ACTIONS):
-                raise PlayRefused("player_input", f"a sequence presses held keys only, not '{action}'")
-        by_offset: dict[int, list[tuple[str, str | None, tuple[float, float] | None]]] = {}
-        for at, op, action, point in items:
-            by_offset.setdefault(at, []).append((op, action, point))
-
-        def on_tick(offset: int) -> None:
-            for op, action, point in by_offset.get(offset - 1, ()):
-                if op == "press" and action is not None:
-                    self.keys.press(action)
-                elif op == "release" and action is not None:
-                    self.keys.release(action)
-                elif op == "aim" and point is not None:
-                    self.keys.aim_at_world(*point)
-
-        future = self.begin_step(ticks=ticks, on_tick=on_tick, command="player_input")
-        self._applied_at(world)
-        return future
-
-    def one_shot(self, world: World, action: str, item: str | None) -> dict[str, Any]:
-        """pick_N, shop_buy, next_wave: between waves, at once (no tick passes)."""
-        if action.startswith("pick_"):
-            if world.phase != "upgrade":
-                raise PlayRefused("player_input", f"no upgrade pick is open (phase {world.phase})")
-            index = int(action.split("_")[1]) - 1
-            if index >= len(world.choices):
-                raise PlayRefused("player_input", f"only {len(world.choices)} upgrades are offered")
-            key = self.front.pick(world, index)
-            self.inputs.action(world.tick, "pick", key)
-            return self.digest(world, picked=key)
-        if action == "shop_buy":
-            if not self.front.shop_open():
-                raise PlayRefused(
-                    "player_input", "the shop is closed (it opens between waves, after the pick)"
-                )
-            if not item:
-                raise PlayRefused(
-                    "player_input", "shop_buy needs 'item' (an id or name from get_inventory, or 1-9)"
-                )
-            receipt = self.front.shop_buy(world, item)
-            self.inputs.action(world.tick, "buy", str(receipt.get("item", item)))
-            return self.digest(world, bought=receipt)
-        if action == "next_wave":
-            if world.phase == "upgrade":
-                raise PlayRefused("player_input", "pick an upgrade first (pick_1..pick_3)")
-            if not self.front.shop_open():
-                raise PlayRefused("player_input", "not between waves: the wave is already on")
-            self.front.next_wave(world)
-            self.inputs.action(world.tick, "next_wave", "")
-            return self.digest(world)
-        raise PlayRefused("player_input", f"unknown action '{action}'")

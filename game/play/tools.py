@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from coreai.commands import CallOnMain
 from coreai.errors import PlayRefused
 from coreai.tools.base import Tool, ToolContext
+from game.play.agent_input import AgentInput
 from game.play.controller import DEFAULT_UNTIL_TICKS, MAX_STEP_TICKS, PlayController
 from game.play.journal import EVENT_NAMES
 from game.play.keys import HELD_ACTIONS, KeyAction
@@ -190,22 +191,22 @@ def sim_control_tool(controller: PlayController, fork: Fork | None = None) -> To
     return Tool("sim_control", SIM_CONTROL, SimControlArgs, invoke, mutating=True)
 
 
-def player_input_tool(controller: PlayController) -> Tool:
+def player_input_tool(agent: AgentInput) -> Tool:
     def invoke(args: PlayerInputArgs, ctx: ToolContext) -> dict[str, Any]:
-        c = controller
+        c = agent
         a, key = args.action, args.key
         label = f"player_input:{a}"
         if a == "hold" or (a == "tap" and key in HELD_ACTIONS):
             ticks = args.ticks if a == "hold" and args.ticks is not None else 1
             assert key is not None
-            return _await_step(ctx, c, _on_main(ctx, label, lambda: c.begin_hold(key, ticks)))
+            return _await_step(ctx, c.play, _on_main(ctx, label, lambda: c.begin_hold(key, ticks)))
         if a == "sequence":
             steps = [
                 (s.at, s.op, s.key, None if s.x is None or s.y is None else (s.x, s.y))
                 for s in args.steps or ()
             ]
             ticks = args.ticks or max(s[0] for s in steps) + 1
-            return _await_step(ctx, c, _on_main(ctx, label, lambda: c.begin_sequence(steps, ticks)))
+            return _await_step(ctx, c.play, _on_main(ctx, label, lambda: c.begin_sequence(steps, ticks)))
         if a in ("press", "tap"):
             assert key is not None
             item = args.item

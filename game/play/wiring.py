@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from coreai.errors import PlayRefused
 from coreai.mcp.resources import PromptSpec, UpdateHub
+from game.play.agent_input import AgentInput
 from game.play.controller import Condition, PlayController
 from game.play.forks import begin_fork
 from game.play.fronts import HeadlessFront, WindowFront
@@ -112,7 +113,7 @@ def install_play(session: AiSession) -> Play:
         )
 
     session.add_tool(sim_control_tool(controller, fork), mcp=("play", "mod", "direct"))
-    session.add_tool(player_input_tool(controller), mcp=("play",))
+    session.add_tool(player_input_tool(AgentInput(controller)), mcp=("play",))
     return Play(controller, hub, runs)
 
 
