@@ -197,10 +197,17 @@ class OpenAIBackend:
                 connect=min(self.config.connect_timeout_s, request.timeout_s),
             )
         if request.tools and request.tool_choice != "none":
+            # the schemas the in-process model's grammar gets (``grammar_schema``): a llama.cpp server builds
+            # a forced tool's grammar from them the same way (string and item bounds up to 512 kept, larger
+            # ones dropped, bounded numbers as choices)
             kwargs["tools"] = [
                 {
                     "type": "function",
-                    "function": {"name": t.name, "description": t.description, "parameters": t.parameters},
+                    "function": {
+                        "name": t.name,
+                        "description": t.description,
+                        "parameters": grammar_schema(t.parameters),
+                    },
                 }
                 for t in request.tools
             ]

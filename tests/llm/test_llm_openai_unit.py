@@ -182,6 +182,37 @@ def test_request_building_for_schema_tools_and_history() -> None:
     assert "tools" not in backend._kwargs(LlmRequest(history[:2], tools=(spawn,), tool_choice="none"))
 
 
+def test_tool_schemas_are_sent_as_the_local_grammar_gets_them() -> None:
+    """One bounded schema for both paths: a llama.cpp server builds a forced tool's grammar from the sent
+    parameters, as the in-process model does from ``grammar_schema`` of them (the director's reason keeps
+    its maxLength; a bound too large for llama.cpp's grammar is dropped; a bounded integer becomes
+    choices)."""
+    from coreai.llm.local_prompt import prepare_prompt
+    from game.ai.director_agent import PlanCapture, plan_tool
+    from game.ai.director_prompt import REASON_CHARS
+
+    backend = OpenAIBackend(OpenAILlmConfig(base_url="http://127.0.0.1:9/v1"))
+    plan = plan_tool(["grunt", "runner"], ["supply", "swarm"], PlanCapture()).spec()
+    code = ToolSpec(
+        "code",
+        "Run code",
+        {
+            "type": "object",
+            "properties": {
+                "src": {"type": "string", "maxLength": 65_536},
+                "n": {"type": "integer", "minimum": 1, "maximum": 3},
+            },
+        },
+    )
+    request = LlmRequest((ChatMessage("user", "go"),), tools=(plan, code), tool_choice=plan.name)
+    sent = {t["function"]["name"]: t["function"]["parameters"] for t in backend._kwargs(request)["tools"]}
+    local = prepare_prompt(request, 200, "local").response_format
+    assert local is not None and sent[plan.name] == local["schema"]
+    assert sent[plan.name]["properties"]["reason"]["maxLength"] == REASON_CHARS
+    assert "maxLength" not in sent["code"]["properties"]["src"]
+    assert sent["code"]["properties"]["n"]["enum"] == [1, 2, 3]
+
+
 @pytest.mark.parametrize(
     ("text", "cut"),
     [
