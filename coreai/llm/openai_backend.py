@@ -44,11 +44,16 @@ from coreai.llm.replies import (
     parse_json_object,
     reply_char_cap,
     schema_note,
+    stops_mid_json,
     with_system_note,
 )
 from coreai.llm.types import ChatMessage, LlmChunk, LlmRequest, LlmResult
 
 PLACEHOLDER_API_KEY = "sk-no-key-required"  # the SDK insists on a key; local servers ignore its value
+CUT_OFF = (
+    "the server cut the reply off, at max_tokens or where its context window ends (llama_cpp.server shrinks "
+    "max_tokens to what the window has left, and reports a forced tool's cut-off call as finished)"
+)
 _ROUTE_MISSING = (404, 405, 501)
 
 
@@ -192,10 +197,17 @@ class OpenAIBackend:
                 connect=min(self.config.connect_timeout_s, request.timeout_s),
             )
         if request.tools and request.tool_choice != "none":
+            # the schemas the in-process model's grammar gets (``grammar_schema``): a llama.cpp server builds
+            # a forced tool's grammar from them the same way (string and item bounds up to 512 kept, larger
+            # ones dropped, bounded numbers as choices)
             kwargs["tools"] = [
                 {
                     "type": "function",
-                    "function": {"name": t.name, "description": t.description, "parameters": t.parameters},
+                    "function": {
+                        "name": t.name,
+                        "description": t.description,
+                        "parameters": grammar_schema(t.parameters),
+                    },
                 }
                 for t in request.tools
             ]
@@ -271,9 +283,18 @@ class OpenAIBackend:
         content, reasoning = acc.text()
         calls = acc.tool_calls()
         if calls:
+            for call in calls:
+                if stops_mid_json(call.arguments):
+                    raise LlmError(
+                        LlmErrorCode.MALFORMED_OUTPUT,
+                        f"arguments of tool '{call.name}' stop mid-JSON after {len(call.arguments)} "
+                        f"characters (finish_reason {acc.finish_reason}): {CUT_OFF}",
+                        backend=self.name,
+                        trace_id=trace,
+                    )
             check_tool_calls(calls, request.tools, self.name, trace)
         elif request.response_schema is not None and content:
-            cut = " (cut off at max_tokens)" if acc.finish_reason == "length" else ""
+            cut = f" ({CUT_OFF})" if acc.finish_reason == "length" or stops_mid_json(content) else ""
             obj = parse_json_object(extract_json_text(content), f"reply{cut}", self.name, trace)
             content = json.dumps(obj)
         if not content and not calls:

@@ -132,6 +132,29 @@ def parse_json_object(text: str, what: str, backend: str, trace_id: str | None) 
     return value
 
 
+def stops_mid_json(text: str) -> bool:
+    """``text`` opens a JSON object or array and ends before closing it (inside a string or a bracket): a
+    reply that was cut off, not one the model finished wrongly."""
+    depth, in_string, escaped, opened = 0, False, False, False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "{[":
+            depth, opened = depth + 1, True
+        elif ch in "}]":
+            depth -= 1
+            if depth < 0:
+                return False
+    return opened and (in_string or depth > 0)
+
+
 def check_tool_calls(
     calls: tuple[ToolCall, ...], tools: tuple[ToolSpec, ...], backend: str, trace_id: str | None
 ) -> None:

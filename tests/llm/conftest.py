@@ -65,8 +65,11 @@ def fault_backend(fault_server: FaultServer) -> Iterator[OpenAIBackend]:
 
 @pytest.fixture(scope="session")
 def llama_server(tmp_path_factory: pytest.TempPathFactory, model_path: Path) -> Iterator[LlamaServer]:
-    # one server for the module's tests; 2048 tokens hold the director's whole request (the CLI test)
-    server = LlamaServer(tmp_path_factory.mktemp("llama-server") / "server.log", n_ctx=2048)
+    # one server for the session's tests. The director's request (the CLI test) is about 2,000 prompt tokens
+    # plus a 200-token reply: more than 2048. llama_cpp.server does not refuse such a request: it shrinks
+    # max_tokens to what the window has left and cuts the reply there, and a forced tool's cut-off call
+    # still ends with finish_reason "tool_calls" (seen: arguments ending mid-string after 45 tokens)
+    server = LlamaServer(tmp_path_factory.mktemp("llama-server") / "server.log", n_ctx=4096)
     try:
         server.wait_ready(60)
         yield server

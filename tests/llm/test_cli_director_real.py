@@ -1,8 +1,10 @@
 """What a player meets: ``python -m game --headless --director local --seconds 60 --bot strong`` in real time
 with the bundled model decides through the LLM (at least 4 decisions accepted or guarded in a minute, none
 failed with a context or format error); and the same through ``--director openai`` against a real
-``llama_cpp.server`` on loopback (the suite's one shared server), where one reply may ramble inside its
-reason string until max_tokens (no reply grammar there; seen once the Director 2 prompt named its factors).
+``llama_cpp.server`` on loopback (the suite's one shared server), where one reply may be cut off mid-JSON
+(seen once with a 2048-token server window, which the director's request overflowed: the server shrank
+max_tokens to what was left; the window is 4096 now, and the allowance stays until runs on a quiet machine
+show it is not needed).
 
 The bot is the strong one and the run is ``--respawn``: what the model decides varies with timing, and bots
 died in runs like this (an average bot at 59.9 s on CI, the strong bot at 44 s under the server), which is
@@ -48,10 +50,11 @@ def check(summary: dict[str, Any], decisions: list[dict[str, Any]], backend: str
     assert len(landed) >= 4, [(d["status"], d["error"][:80]) for d in decisions]
     assert all(d["backend"] == backend for d in landed)
     bad = [d["error"] for d in decisions if d["status"] == "failed" and any(b in d["error"] for b in BAD)]
-    # through a server the 135M model has no reply grammar (the in-process backend has one, and stays strict):
-    # it may ramble inside the reason string once until max_tokens; a context error is never allowed
-    rambled = [e for e in bad if backend == "openai" and "Unterminated string" in e]
-    assert len(rambled) <= 1 and not [e for e in bad if e not in rambled], bad
+    # through a server one reply may arrive cut off mid-JSON (the server's grammar bounds every string, as the
+    # in-process one does; a window too small for the request cuts the reply silently); a context error
+    # reported as such is never allowed, and the in-process backend stays strict
+    cut = [e for e in bad if backend == "openai" and ("mid-JSON" in e or "Unterminated string" in e)]
+    assert len(cut) <= 1 and not [e for e in bad if e not in cut], bad
     for d in decisions:
         if d["status"] == "guarded":
             assert d["guard"]["rule"] and d["plan"]["reason"].startswith("guard")

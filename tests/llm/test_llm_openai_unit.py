@@ -13,8 +13,9 @@ from llm_testkit import DirectorPlan
 
 from coreai.errors import LlmError, LlmErrorCode
 from coreai.llm.config import OpenAILlmConfig
-from coreai.llm.openai_backend import PLACEHOLDER_API_KEY, OpenAIBackend, map_openai_error
+from coreai.llm.openai_backend import CUT_OFF, PLACEHOLDER_API_KEY, OpenAIBackend, map_openai_error
 from coreai.llm.openai_stream import StreamAccumulator, whole_reply_chunk
+from coreai.llm.replies import stops_mid_json
 from coreai.llm.types import ChatMessage, LlmRequest, ToolCall, ToolSpec
 
 
@@ -179,6 +180,74 @@ def test_request_building_for_schema_tools_and_history() -> None:
     assert forced["tool_choice"] == {"type": "function", "function": {"name": "spawn"}}
     assert "response_format" not in forced
     assert "tools" not in backend._kwargs(LlmRequest(history[:2], tools=(spawn,), tool_choice="none"))
+
+
+def test_tool_schemas_are_sent_as_the_local_grammar_gets_them() -> None:
+    """One bounded schema for both paths: a llama.cpp server builds a forced tool's grammar from the sent
+    parameters, as the in-process model does from ``grammar_schema`` of them (the director's reason keeps
+    its maxLength; a bound too large for llama.cpp's grammar is dropped; a bounded integer becomes
+    choices)."""
+    from coreai.llm.local_prompt import prepare_prompt
+    from game.ai.director_agent import PlanCapture, plan_tool
+    from game.ai.director_prompt import REASON_CHARS
+
+    backend = OpenAIBackend(OpenAILlmConfig(base_url="http://127.0.0.1:9/v1"))
+    plan = plan_tool(["grunt", "runner"], ["supply", "swarm"], PlanCapture()).spec()
+    code = ToolSpec(
+        "code",
+        "Run code",
+        {
+            "type": "object",
+            "properties": {
+                "src": {"type": "string", "maxLength": 65_536},
+                "n": {"type": "integer", "minimum": 1, "maximum": 3},
+            },
+        },
+    )
+    request = LlmRequest((ChatMessage("user", "go"),), tools=(plan, code), tool_choice=plan.name)
+    sent = {t["function"]["name"]: t["function"]["parameters"] for t in backend._kwargs(request)["tools"]}
+    local = prepare_prompt(request, 200, "local").response_format
+    assert local is not None and sent[plan.name] == local["schema"]
+    assert sent[plan.name]["properties"]["reason"]["maxLength"] == REASON_CHARS
+    assert "maxLength" not in sent["code"]["properties"]["src"]
+    assert sent["code"]["properties"]["n"]["enum"] == [1, 2, 3]
+
+
+@pytest.mark.parametrize(
+    ("text", "cut"),
+    [
+        ('{ "pressure" : "spike", "reason": "2.0,1.5', True),  # the clean-clone failure: inside a string
+        ('{ "pressure":', True),
+        ('{"a": [1, 2', True),
+        ('{"a": "x\\"}', True),  # an escaped quote does not close the string
+        ('{"a": "}"}', False),
+        ('{"pressure": "hold"}', False),
+        ('{"a": 1}}', False),  # malformed, but not cut off
+        ("hold", False),
+        ("", False),
+    ],
+)
+def test_stops_mid_json_tells_a_cut_reply_from_a_wrong_one(text: str, cut: bool) -> None:
+    assert stops_mid_json(text) is cut
+
+
+def test_a_forced_tool_call_cut_off_mid_json_says_so() -> None:
+    """llama_cpp.server shrinks max_tokens to what its window has left and still reports the forced tool's
+    call as finished ("tool_calls"): the error names the cut, not only the JSON error."""
+    backend = OpenAIBackend(OpenAILlmConfig(base_url="http://127.0.0.1:9/v1"))
+    plan = ToolSpec("set_director_plan", "Plan", {"type": "object", "properties": {}})
+    request = LlmRequest((ChatMessage("user", "go"),), tools=(plan,), tool_choice="set_director_plan")
+    acc = StreamAccumulator()
+    acc.add(_chunk(calls=[_call(0, "c1", "set_director_plan", '{ "pressure" : "spike", "reason": "2.0,1.5')]))
+    acc.add(_chunk(finish="tool_calls"))
+    with pytest.raises(LlmError) as info:
+        backend._finish(request, acc, "t-cut")
+    assert info.value.code is LlmErrorCode.MALFORMED_OUTPUT and CUT_OFF in str(info.value)
+    assert "set_director_plan" in str(info.value) and "finish_reason tool_calls" in str(info.value)
+    whole = StreamAccumulator()
+    whole.add(_chunk(calls=[_call(0, "c1", "set_director_plan", '{"pressure": "hold", "reason": "ok"}')]))
+    whole.add(_chunk(finish="tool_calls"))
+    assert backend._finish(request, whole, "t-ok").tool_calls[0].name == "set_director_plan"
 
 
 def test_guard_blocks_real_calls_without_the_marker() -> None:
