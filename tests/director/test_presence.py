@@ -13,13 +13,12 @@ from game.director.act import presence_floor
 from game.director.director import Director
 from game.director.pacing import PacingState
 from game.director.plan import DirectorKnobs
-from game.sim.view import ARRIVING_PX
 from game.director.spawner import CreditSpawner, Limits
 from game.director.tuning import TUNING
 from game.sim import events as ev
 from game.sim.config import TICK_HZ
 from game.sim.player import PlayerInput
-from game.sim.view import in_view
+from game.sim.view import ARRIVING_PX, in_view, seen
 from game.sim.world import World
 
 FLOOR = TUNING.presence.floor_min + 2
@@ -74,6 +73,27 @@ def test_the_floor_respects_the_crowd_limit_and_no_floor_means_none() -> None:
     s2 = CreditSpawner()
     w2 = _arena(s2)
     assert _run(w2, s2, Limits(floor=0, hold=True), 3.0) == Counter()
+
+
+def test_a_full_crowd_left_off_screen_is_brought_back_not_added_to() -> None:
+    """The crowd is at its cap but all of it trails far off screen (a player backing away): the floor moves
+    the stragglers farthest away to just past the edge instead of spawning, and never moves a boss."""
+    s = CreditSpawner()
+    w = _arena(s)
+    p = w.player
+    far = [900.0, 1000.0, 1100.0, 1200.0, 1300.0, 1400.0]
+    for d in far:
+        w.spawn_enemy("grunt", p.x - d, p.y)
+    w.spawn_enemy("boss", p.x - 1500.0, p.y)
+    ids = w.enemies.view("id").copy()
+    farthest = set(ids[3:6].tolist())  # spawned in order of distance: rows 3-5 are the farthest grunts
+    assert in_view(w, ARRIVING_PX) == 0
+    causes = _run(w, s, Limits(floor=3, crowd_max=len(far) + 1, hold=True), 0.1)
+    assert causes == Counter({"world": len(far) + 1}), "only the test's own: the crowd is at its cap"
+    assert (w.enemies.view("id") == ids).all() and s.moved == 3
+    near = seen(w, ARRIVING_PX)
+    assert near.sum() == 3 and in_view(w) == 0, "three brought to just past the edge"
+    assert set(ids[near].tolist()) == farthest, "the farthest first; the boss never"
 
 
 def test_under_prey_hp_the_floor_brings_the_weakest_kind() -> None:
