@@ -8,14 +8,15 @@ preset overlaid):
    bar lost in 15 s. Danger comes down first (the ``danger`` knob, elites, toughness, tier, the ranged
    share of the mix) in a ``hold``: the crowd's size stays; once danger is at its lowest, ``ease_off``
    lowers pressure too. Health drops rise, and under ``[danger] prey_hp`` the plan drops ``supply``.
-2. **Under-challenged** (HP at least ``raise_hp`` and under ``raise_damage_15s`` of a bar lost in 15 s: what
+2. **Under-challenged** (HP at least ``[danger] hp_full``, under ``raise_damage_15s`` of a bar lost in 15 s
+   and under ``raise_damage_60s`` in 60 s: what
    the player suffers, not the intensity the director steers): after ``peak_due_s`` of Build Up without a
    peak (and as long since the last spike), ``spike`` with ``surround`` (a ring from every side) or
    ``swarm``, unless a boss is alive (the boss is the peak). Otherwise danger back to 1 first (a ``hold``:
    the crowd's size stays), then ``raise``: pressure up to the ceiling the skill estimate and the player's
    level allow (``pressure_ceiling``), then, for a player rated ``escalate_skill``, the levers past
-   pressure, one a decision: danger above 1 (harder, faster hits) to its top, then toughness and elites
-   in turn (``tier`` is left to model plans).
+   pressure, one a decision: danger above 1 (harder, faster hits) to its top, then ``tier`` (more and
+   later kinds, sooner: threat that adds kills), then toughness and elites in turn.
 3. Otherwise ``hold``.
 """
 
@@ -87,8 +88,10 @@ def _choose(s: DirectorSituation, t: Tuning) -> tuple[Move, str]:
     if move is not Move.HOLD:
         return move, reason
     snap, p, k = s.snapshot, t.plan, s.knobs
-    if snap.hp_fraction < p.raise_hp or snap.damage_15s >= p.raise_damage_15s:
+    if snap.hp_fraction < t.danger.hp_full or snap.damage_15s >= p.raise_damage_15s:
         return Move.HOLD, f"{snap.hp_fraction:.0%} HP, {snap.damage_15s:.0%} of a bar lost in 15s: hold"
+    if snap.damage_60s >= p.raise_damage_60s:
+        return Move.HOLD, f"{snap.damage_60s:.0%} of a bar lost in 60s: hold"
     due = s.pacing is PacingState.BUILD_UP and min(s.pacing_s, s.since_spike_s) >= p.peak_due_s
     if due and not snap.boss_alive:  # a live boss is the peak: no spike on top of it
         return Move.SPIKE, f"{s.pacing_s:.0f}s of build-up without a peak: bring one"
@@ -115,17 +118,20 @@ def _recover(s: DirectorSituation, t: Tuning) -> tuple[Move, str]:
         why = f"player lost {snap.damage_15s:.0%} HP in 15s"
     else:
         return Move.HOLD, ""
-    if s.knobs.danger > KNOB["danger"].lo:
-        return Move.EASE, f"{why}: {EASE_FIRST}"
+    if s.knobs.danger > KNOB["danger"].lo or snap.seconds_since_death >= p.recent_death_s:
+        return Move.EASE, f"{why}: {EASE_FIRST}"  # the crowd's size comes down after a death only
     return Move.EASE_OFF, f"{why}: ease off"
 
 
 def _escalation_lever(k: DirectorKnobs) -> str:
     """The lever a skilled player's next escalation raises: danger (the hits they take) to its top first,
-    then elites and toughness in turn (elite chance kept near 1/``ELITE_PER_TOUGHNESS`` of the toughness
-    added: both make enemies last longer, which lowers the kill pace the crowd is sized by)."""
+    then ``tier`` (later, costlier kinds and more credits: threat that adds kills), and only then elites and
+    toughness in turn (elite chance kept near 1/``ELITE_PER_TOUGHNESS`` of the toughness added: both make
+    enemies last longer, which lowers the kill pace the crowd is sized by)."""
     if k.danger < KNOB["danger"].hi:
         return "danger"
+    if k.tier < KNOB["tier"].hi:
+        return "tier"
     return "toughness" if k.elite_chance * ELITE_PER_TOUGHNESS >= k.toughness - 1.0 else "elite_chance"
 
 

@@ -101,8 +101,8 @@ class Plan(_Section):
     recent_death_s: float = Field(ge=0)
     low_hp: float = Field(ge=0, le=1)
     heavy_damage_15s: float = Field(gt=0)
-    raise_hp: float = Field(ge=0, le=1)
     raise_damage_15s: float = Field(ge=0)
+    raise_damage_60s: float = Field(ge=0)
     peak_due_s: float = Field(gt=0)
     ceiling_skill: tuple[float, float]
     ceiling_pressure: tuple[float, float]

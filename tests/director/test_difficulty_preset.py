@@ -62,7 +62,9 @@ def test_easy_eases_sooner() -> None:
     assert rules_plan("easy", hurt)["danger"] < hurt.knobs.danger
     lowest = situation(DirectorKnobs(danger=KNOB["danger"].lo), hp_fraction=hp)
     assert pressure("normal", lowest) != "ease_off"
-    assert pressure("easy", lowest) == "ease_off", "danger at its lowest: the crowd's size eases too"
+    assert pressure("easy", lowest) == "hold", "low HP alone never shrinks the crowd"
+    died = situation(DirectorKnobs(danger=KNOB["danger"].lo), hp_fraction=hp, seconds_since_death=5.0)
+    assert pressure("easy", died) == "ease_off", "danger at its lowest after a death: the crowd eases too"
 
 
 def test_hard_raises_where_normal_holds() -> None:

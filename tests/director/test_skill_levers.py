@@ -92,7 +92,7 @@ def test_escalation_is_one_lever_a_decision_and_easing_brings_them_down() -> Non
     skill = TUNING.plan.escalate_skill + 0.2
     knobs = DirectorKnobs(pressure=pressure_ceiling(skill, 9, TUNING))
     order: list[str] = []
-    for _ in range(12):  # a strong player at the ceiling, never hurt: a lever a decision
+    for _ in range(16):  # a strong player at the ceiling, never hurt: a lever a decision
         p = decide(_situation(time=300, wave=7, level=9, hp_fraction=1.0, skill=skill, knobs=knobs))
         assert p["pressure"] == "hold"
         moved = {n for n in ("danger", "elite_chance", "toughness", "tier") if n in p}
@@ -103,7 +103,11 @@ def test_escalation_is_one_lever_a_decision_and_easing_brings_them_down() -> Non
         knobs = knobs.model_copy(update={n: p[n] for n in moved})
     first_other = next(i for i, n in enumerate(order) if n != "danger")
     assert set(order[:first_other]) == {"danger"} and "danger" not in order[first_other:], order
+    lasting = next(i for i, n in enumerate(order) if n not in ("danger", "tier"))
+    assert set(order[first_other:lasting]) == {"tier"}, "then later kinds and more credits (adds kills)"
+    assert "tier" not in order[lasting:], order
     assert knobs.danger == KNOB["danger"].hi, "the hits are at their hardest before enemies last longer"
+    assert knobs.tier == KNOB["tier"].hi, "... and the kinds at their latest"
     assert knobs.elite_chance > 0 and knobs.toughness > KNOB["toughness"].lo, knobs
     hurt = TUNING.plan.low_hp / 2
     eased = decide(_situation(time=300, hp_fraction=hurt, knobs=knobs))
@@ -112,7 +116,9 @@ def test_escalation_is_one_lever_a_decision_and_easing_brings_them_down() -> Non
     assert eased["toughness"] < knobs.toughness
     lowest = knobs.model_copy(update={"danger": KNOB["danger"].lo})
     eased = decide(_situation(time=300, hp_fraction=hurt, knobs=lowest))
-    assert eased["pressure"] == "ease_off", "danger at its lowest: the crowd's size eases too"
+    assert eased["pressure"] == "hold", "low HP alone never shrinks the crowd"
+    eased = decide(_situation(time=300, hp_fraction=hurt, seconds_since_death=5.0, deaths=1, knobs=lowest))
+    assert eased["pressure"] == "ease_off", "danger at its lowest after a death: the crowd's size eases too"
     assert eased["elite_chance"] < knobs.elite_chance and eased["toughness"] < knobs.toughness
 
 
