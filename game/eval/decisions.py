@@ -1,4 +1,5 @@
-"""The decision suite: ask a backend for a plan on each labelled scenario and score its pressure choice.
+"""The decision suite: ask a backend for a plan on each labelled scenario and score its answer (its
+pressure, or ``ease`` for a hold that softens the game).
 
 Every reply goes through the director's own pipeline (``parse_reply`` + ``validate_plan``), so a backend
 that answers with malformed or hallucinated plans scores ``invalid`` for that scenario, and one that fails
@@ -13,19 +14,20 @@ import time
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import get_args
 
 from coreai.errors import SettingsError, ToolArgumentError
 from game.director import guard
 from game.director.events import EventRegistry
-from game.director.plan import PRESSURES
 from game.director.rules import RulesSource
 from game.director.source import DirectorSituation, PlanReply, PlanRequest, PlanSource
 from game.director.validate import parse_reply, validate_plan
-from game.eval.scenarios import Scenario
+from game.eval.scenarios import Answer, Scenario, answer_of
 from game.sim.prefabs import PrefabRegistry
 
 BackendFactory = Callable[[], PlanSource]
-ANSWERS: tuple[str, ...] = (*PRESSURES, "invalid", "error")
+LABELS: tuple[str, ...] = get_args(Answer)  # what a scenario may expect
+ANSWERS: tuple[str, ...] = (*LABELS, "invalid", "error")
 _BACKENDS: dict[str, BackendFactory] = {"rules": RulesSource}
 
 
@@ -49,7 +51,7 @@ def make_backend(name: str) -> PlanSource:
 class DecisionResult:
     scenario: str
     expected: str
-    answer: str  # a pressure, "invalid" (rejected by validation) or "error" (the backend failed)
+    answer: str  # a pressure or "ease" (``answer_of``), "invalid" (rejected by validation) or "error"
     correct: bool
     detail: str
     latency_s: float
@@ -129,7 +131,7 @@ def evaluate(
             try:
                 data = parse_reply(reply.raw, reply.plan, trace_id=req.trace_id)
                 vp = validate_plan(data, sc.knobs, prefabs=prefabs, events=events, trace_id=req.trace_id)
-                answer, detail = vp.plan.pressure, vp.plan.reason
+                answer, detail = answer_of(vp.plan, sc.knobs), vp.plan.reason
                 # the director's own step after validation: the rules source is its own guard
                 verdict = None if source.name == RulesSource.name else guard.check(req.situation, vp.plan)
                 if verdict is not None:
@@ -165,9 +167,9 @@ def format_report(report: DecisionReport, *, show_misses: int = 20) -> str:
         "confusion (rows: expected, columns: answered)",
     ]
     conf = report.confusion()
-    cols = [a for a in ANSWERS if a in PRESSURES or any(k[1] == a for k in conf)]
+    cols = [a for a in ANSWERS if a in LABELS or any(k[1] == a for k in conf)]
     lines.append(f"{'expected':<10}" + "".join(f"{c:>10}" for c in cols) + f"{'total':>8}")
-    for exp in PRESSURES:
+    for exp in LABELS:
         row = [conf.get((exp, c), 0) for c in cols]
         lines.append(f"{exp:<10}" + "".join(f"{v:>10}" for v in row) + f"{sum(row):>8}")
     misses = [r for r in report.results if not r.correct]

@@ -10,10 +10,12 @@ One JSON object per line (blank lines and lines starting with ``#`` are skipped)
      "since_spike_s": 12.0,      # optional, seconds since the director's last spike (default: none yet)
      "since_peak_s": 60.0,       # optional, seconds since the last Sustain Peak began (default 0)
      "knobs": {"pressure": 3.0}, # optional DirectorKnobs fields (default knobs)
-     "expected": "spike",        # ease_off | hold | raise | spike
+     "expected": "spike",        # ease_off | ease | hold | raise | spike
      "accept": ["raise"],        # optional: other answers that also count as correct
      "why": "bored"}             # optional: the label's rationale
 
+``ease`` is a ``hold`` that makes the game easier without lowering pressure: it moves at least one knob the
+easy way (danger, elites, toughness or tier down, health drops up) and none the hard way (``answer_of``).
 Damage windows in the snapshot are fractions of max HP. A line that does not parse or validate raises
 ``PersistenceError`` naming the file and the line number.
 """
@@ -22,17 +24,33 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from coreai.errors import PersistenceError
 from coreai.paths import shipped_dir
 from coreai.persist import loads_json
+from game.director.knobs import PLAN_KNOBS
 from game.director.pacing import PacingState
-from game.director.plan import DirectorKnobs, Pressure
+from game.director.plan import DirectorKnobs, DirectorPlan
 from game.director.telemetry import NEVER, GameSessionSnapshot
 
 SHIPPED_SCENARIOS = shipped_dir("assets", "director") / "scenarios.jsonl"
+Answer = Literal["ease_off", "ease", "hold", "raise", "spike"]
+
+
+def answer_of(plan: DirectorPlan, knobs: DirectorKnobs) -> str:
+    """A plan's answer: its pressure, or ``ease`` for a ``hold`` that softens the game (a knob moved the easy
+    way, none the hard way) while the crowd's size stays."""
+    if plan.pressure != "hold":
+        return str(plan.pressure)
+    moves = []
+    for k in PLAN_KNOBS:
+        value = getattr(plan, k.name)
+        if value is not None and value != getattr(knobs, k.name):
+            moves.append((value > getattr(knobs, k.name)) == k.harder_high)  # True: harder
+    return "ease" if moves and not any(moves) else "hold"
 
 
 class Scenario(BaseModel):
@@ -46,8 +64,8 @@ class Scenario(BaseModel):
     since_spike_s: float = Field(NEVER, ge=0)
     since_peak_s: float = Field(0.0, ge=0)
     knobs: DirectorKnobs = Field(default_factory=DirectorKnobs)
-    expected: Pressure
-    accept: list[Pressure] = Field(default_factory=list, max_length=3)
+    expected: Answer
+    accept: list[Answer] = Field(default_factory=list, max_length=3)
     why: str = ""
 
     def correct(self, answer: str) -> bool:

@@ -36,7 +36,7 @@ class Constant:
 def test_shipped_suite_is_big_and_covers_every_answer() -> None:
     suite = load_scenarios()
     assert len(suite) >= 30
-    assert {s.expected for s in suite} == {"ease_off", "hold", "raise", "spike"}
+    assert {s.expected for s in suite} == {"ease_off", "ease", "hold", "raise", "spike"}
     assert len({s.name for s in suite}) == len(suite)
 
 
@@ -72,7 +72,8 @@ def test_any_scenario_file_in_the_format_works(tmp_path: Path, capsys: pytest.Ca
     f = tmp_path / "mine.jsonl"
     f.write_text(
         "# my scenarios\n"
-        '{"name": "dying", "snapshot": {"time": 50, "hp_fraction": 0.1},'
+        '{"name": "dying",'
+        ' "snapshot": {"time": 50, "hp_fraction": 0.1, "seconds_since_death": 5, "deaths": 1},'
         f' "knobs": {{"danger": {KNOB["danger"].lo}}}, "expected": "ease_off"}}\n'
         "\n"
         '{"name": "bored", "snapshot": {"time": 90}, "pacing": "build_up", "intensity": 0.0,'
