@@ -1,6 +1,6 @@
 """The first seconds of a first-time player, in the real window (ARCADE_HEADLESS=1): a player who starts a
 run and touches nothing (reading the controls) is not dead at 0:20 under the default director (the grace
-reflex, ``game/director/reflexes.py``: hits at ``[danger] grace_factor``), and the enemies hit as the plan's
+reflex, ``game/director/reflexes.py``: hits at ``[danger] low_factor``), and the enemies hit as the plan's
 danger says again the moment they move (``game/director/act.py``)."""
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ def test_a_player_who_touches_nothing_survives_20s_then_moving_ends_the_grace(
     hp = world.player.hp / world.player.stats.max_hp
     full = director.knobs.danger * hp_limit(hp, TUNING)  # what the plan's danger allows at this HP
     graced = world.params.get("enemy_damage_mult")
-    want = world.params.clamp("enemy_damage_mult", full * TUNING.danger.grace_factor)  # the param's floor
+    want = world.params.clamp("enemy_damage_mult", full * TUNING.danger.low_factor)  # the param's floor
     assert director.grace.on and graced == pytest.approx(want, abs=1e-3)
     send(app, "on_key_press", arcade.key.D, 0)
     frames(app, 10)

@@ -3,8 +3,8 @@ tick's ``PlayerRead`` and returns an ``Adjustment``; none touches the spawner, t
 crowd itself. The director's act stage (``act.py``) applies them.
 
 - **Grace**: until the player first moves or fires (reading the controls, looking around), for at most
-  ``[danger] grace_max_s``: nothing spawns past the presence floor, and hits land at ``grace_factor``. A
-  player who starts at once, as every bot does, never sees it.
+  ``[danger] grace_max_s``: nothing spawns past the presence floor, and hits land at ``low_factor`` (the
+  softest). A player who starts at once, as every bot does, never sees it.
 - **Rescue**: the HP bar falling (``PlayerRead.falling``) with at least ``[rescue] crowd`` enemies within
   ``radius``: shove them out to ``shove_to``, clear their shots and, under ``[danger] prey_hp``, drop
   ``supply``, at most every ``cooldown_s``. A decision only changes what spawns next; the crowd already on
@@ -55,7 +55,7 @@ class Grace:
         self.on = self.on and not read.acted and read.time < self.t.grace_max_s
         if not self.on:
             return Adjustment()
-        return Adjustment(danger=self.t.grace_factor, hold=True, why=f"grace: hits x{self.t.grace_factor:g}")
+        return Adjustment(danger=self.t.low_factor, hold=True, why=f"grace: hits x{self.t.low_factor:g}")
 
 
 class Rescue:

@@ -77,7 +77,6 @@ class Danger(_Section):
     hp_low: float = Field(ge=0, lt=1)
     low_factor: float = Field(gt=0, le=1)
     speed_share: float = Field(ge=0, le=1)
-    grace_factor: float = Field(gt=0, le=1)
     grace_max_s: float = Field(ge=0)
     prey_hp: float = Field(ge=0, le=1)
     prey_pickup: float = Field(ge=1, le=3)

@@ -1,5 +1,5 @@
 """The first wave for a player who is still finding the controls: one who touches nothing (the grace: hits
-scaled by ``[danger] grace_factor`` until it moves or fires) and one who never moves (the ``still`` bot,
+scaled by ``[danger] low_factor`` until it moves or fires) and one who never moves (the ``still`` bot,
 whose shots end the grace: the danger knob limited by HP carries it) live through wave 1 with the director
 and die under static difficulty; the ``first-wave`` evaluation reports both modes."""
 

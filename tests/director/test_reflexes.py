@@ -1,7 +1,7 @@
 """The reflexes between decisions (``game/director/reflexes.py``) and what they read (``read.py``):
 
 - **Grace**: until the player first moves or fires, for at most ``[danger] grace_max_s``, hits land at
-  ``grace_factor`` and only the presence floor spawns;
+  ``low_factor`` and only the presence floor spawns;
 - **Rescue**: the HP bar falling with at least ``[rescue] crowd`` enemies within ``radius``: shove them out to
   ``shove_to`` (with supply under ``[danger] prey_hp``), at most every ``cooldown_s``; at or under ``hp_low``
   supply on that cooldown of its own (not the event's); never under static difficulty.
@@ -82,7 +82,7 @@ def test_grace_scales_hits_and_holds_until_the_player_acts() -> None:
     world = quiet_world()
     grace = Grace(TUNING)
     adj = grace.tick(a_read(time=1.0, acted=False), world)
-    assert adj.danger == G.grace_factor < 1.0 and adj.hold and adj.why
+    assert adj.danger == G.low_factor < 1.0 and adj.hold and adj.why
     assert grace.tick(a_read(time=2.0, acted=True), world) == Adjustment()
     assert grace.tick(a_read(time=3.0, acted=False), world) == Adjustment(), "once over, over for the run"
 
@@ -99,7 +99,7 @@ def test_the_director_softens_hits_until_the_player_moves() -> None:
     d = Director("rules", seed=3)
     w = directed_world(d, seed=3)
     tick(d, w, 5)
-    soft = d.knobs.danger * hp_limit(1.0, TUNING) * G.grace_factor
+    soft = d.knobs.danger * hp_limit(1.0, TUNING) * G.low_factor
     assert w.params.get("enemy_damage_mult") == pytest.approx(w.params.clamp("enemy_damage_mult", soft))
     assert d.credit_spawner.limits.hold and "grace" in d.panel(w).acting
     for _ in range(10):

@@ -41,7 +41,7 @@ def _install_mod(saves: Path, value: float) -> None:
 
 
 def test_a_startup_mod_lowering_enemy_damage_does_not_crash_a_headless_run(saves_dir: Path) -> None:
-    # the still bot never acts, so the grace reflex holds: hits x opening_danger x grace_factor (0.5 x 0.25),
+    # the still bot never acts, so the grace reflex holds: hits x opening_danger x low_factor (0.5 x 0.25),
     # and 0.5 x 0.125 is under the param's floor 0.1; before the fix a product under the floor ended the run
     # in CommandRejected (exit 1)
     _install_mod(saves_dir, 0.5)
@@ -66,7 +66,7 @@ def test_the_act_stage_clamps_the_composed_damage_to_the_params_range(mod_value:
     lo, _ = world.params.bounds()["enemy_damage_mult"]
     assert director.grace.on
     factor = director.actuator.state.danger  # the plan's danger x the grace factor (HP is full)
-    assert factor == pytest.approx(director.knobs.danger * TUNING.danger.grace_factor)
+    assert factor == pytest.approx(director.knobs.danger * TUNING.danger.low_factor)
     assert world.params.get("enemy_damage_mult") == pytest.approx(max(lo, mod_value * factor))
     assert world.params.clamp("enemy_damage_mult", 99.0) == world.params.bounds()["enemy_damage_mult"][1]
 
