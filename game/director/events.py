@@ -22,10 +22,8 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-import numpy as np
-
 from coreai.errors import CommandRejected
-from game.director.spawner import SpawnPlacer, edge_point, offscreen_distance
+from game.director.spawner import SpawnPlacer, edge_point, stragglers
 from game.sim.combat import HEALTH
 from game.sim.config import HEALTH_PICKUP_HEAL
 from game.sim.spawner import MAX_GROUP
@@ -50,7 +48,7 @@ SURROUND_PREFAB = "runner"  # fast enough to close the ring before a kiting play
 
 # Design: where the built-in events place what they bring
 SUPPLY_REACH = 0.6  # packs land at this fraction of the player's pickup radius (the magnet brings them in)
-SURROUND_DEPTH = 40.0  # px past the just-off-screen distance (``spawner.offscreen_distance``)
+SURROUND_DEPTH = 40.0  # px past the view's edge (``spawner.edge_point``)
 SURROUND_WALL = 30.0  # a ring point stays this far inside the arena walls
 
 
@@ -164,15 +162,8 @@ def surround_size(wave: int) -> int:
 
 def spawn_surround(world: World, placer: SpawnPlacer) -> None:
     n = surround_size(world.wave)
-    p = world.player
-    en = world.enemies
-    xs, ys = en.view("x"), en.view("y")
-    dx, dy = xs - p.x, ys - p.y
-    dist = np.hypot(dx, dy)
-    edge = np.array([offscreen_distance(float(a)) for a in np.arctan2(dy, dx)]) if en.n else np.zeros(0)
-    boss = np.isin(en.view("kind"), world.prefabs.boss_kinds)
-    trailing = np.flatnonzero((dist > edge) & ~boss)
-    moved = trailing[np.argsort(-dist[trailing])][:n]
+    moved = stragglers(world, n)
+    xs, ys = world.enemies.view("x"), world.enemies.view("y")
     new = min(max(SURROUND_NEW_MIN, n - len(moved)), SURROUND_NEW_MAX)
     start = float(world.rng.uniform(0.0, 2.0 * math.pi))
     # two interleaved rings: the moved crowd, and the new runners half a step between them

@@ -35,7 +35,7 @@ from game.director.plan import DirectorKnobs
 from game.director.tuning import TUNING, Tuning
 from game.sim.config import ARENA_H, ARENA_W, BOSS_EVERY, SCREEN_H, SCREEN_W
 from game.sim.spawner import BASE_CREDITS_PER_S, ELITE_COST, GROWTH_PER_WAVE, MAX_GROUP
-from game.sim.view import ARRIVING_PX, seen
+from game.sim.view import ARRIVING_PX, seen, view_center
 from game.sim.world import World
 
 # Where a spawn lands (geometry, not tuning): just past the screen edge, inside the arena's walls, groups
@@ -102,21 +102,48 @@ class SpawnPlacer:
 def edge_point(
     world: World, angle: float, depth: float = 0.0, wall: float = SPAWN_MARGIN
 ) -> tuple[float, float]:
-    """The point ``depth`` px past the screen edge from the player along ``angle``, kept ``wall`` px inside
-    the arena: where every director spawn and move lands."""
+    """The point ``OFFSCREEN_MARGIN`` + ``depth`` px past the view's edge from the player along ``angle``,
+    kept ``wall`` px inside the arena: where every director spawn and move lands. The view is the camera's,
+    stopped at the arena's edge, so near a wall the edge is where the camera looks, not around the player;
+    where a wall leaves no room off screen along ``angle``, the direction is mirrored off that wall (then
+    reversed)."""
     p = world.player
+    cx, cy = view_center(p.x, p.y)
+    for a in (angle, math.pi - angle, -angle, angle + math.pi):
+        c, s = math.cos(a), math.sin(a)
+        near = view_exit(p.x - cx, p.y - cy, c, s, OFFSCREEN_MARGIN)
+        far = arena_exit(p.x, p.y, c, s, wall)
+        if far >= near:
+            d = min(near + depth, far)
+            return p.x + c * d, p.y + s * d
+    # unreachable while the arena is wider and taller than the view plus the margins: clamp
     d = offscreen_distance(angle) + depth
-    x = min(ARENA_W - wall, max(wall, p.x + math.cos(angle) * d))
-    y = min(ARENA_H - wall, max(wall, p.y + math.sin(angle) * d))
-    return x, y
+    return (
+        min(ARENA_W - wall, max(wall, p.x + math.cos(angle) * d)),
+        min(ARENA_H - wall, max(wall, p.y + math.sin(angle) * d)),
+    )
+
+
+def view_exit(ox: float, oy: float, c: float, s: float, margin: float) -> float:
+    """Distance along (c, s) from a point (``ox``, ``oy``) off the view's centre, inside it, to ``margin`` px
+    past the view's edge (past the nearer of its two edges, so a grazing ray still ends that far out)."""
+    hw, hh = SCREEN_W / 2 + margin, SCREEN_H / 2 + margin
+    tx = ((hw - ox) / c if c > 0 else (-hw - ox) / c) if abs(c) > 1e-9 else math.inf
+    ty = ((hh - oy) / s if s > 0 else (-hh - oy) / s) if abs(s) > 1e-9 else math.inf
+    return max(0.0, min(tx, ty))
+
+
+def arena_exit(x: float, y: float, c: float, s: float, wall: float) -> float:
+    """Distance along (c, s) from (``x``, ``y``) to ``wall`` px inside the arena's walls."""
+    tx = ((ARENA_W - wall - x) / c if c > 0 else (wall - x) / c) if abs(c) > 1e-9 else math.inf
+    ty = ((ARENA_H - wall - y) / s if s > 0 else (wall - y) / s) if abs(s) > 1e-9 else math.inf
+    return min(tx, ty)
 
 
 def offscreen_distance(angle: float) -> float:
-    """Distance from the player (the view follows them) to just past the screen edge along ``angle``."""
-    c, s = abs(math.cos(angle)), abs(math.sin(angle))
-    half_w, half_h = SCREEN_W / 2, SCREEN_H / 2
-    to_edge = min(half_w / c if c > 1e-9 else math.inf, half_h / s if s > 1e-9 else math.inf)
-    return to_edge + OFFSCREEN_MARGIN
+    """Distance from the player to ``OFFSCREEN_MARGIN`` past the screen's edge along ``angle`` when the view
+    is centred on the player (away from the walls; ``edge_point`` measures near them)."""
+    return view_exit(0.0, 0.0, math.cos(angle), math.sin(angle), OFFSCREEN_MARGIN)
 
 
 def group_interval(pressure: float, t: Tuning = TUNING) -> float:

@@ -14,12 +14,13 @@ from game.director import spawner as sp_mod
 from game.director.knobs import KNOB
 from game.director.pacing import PacingState, income
 from game.director.plan import DirectorKnobs
-from game.director.spawner import CreditSpawner, Limits, SpawnCard, offscreen_distance
+from game.director.spawner import CreditSpawner, Limits, SpawnCard, edge_point, offscreen_distance
 from game.director.tuning import TUNING
 from game.sim import events as ev
-from game.sim.config import BOSS_EVERY, DT
+from game.sim.config import ARENA_H, ARENA_W, BOSS_EVERY, DT, SCREEN_H, SCREEN_W
 from game.sim.player import PlayerInput
 from game.sim.prefabs import PrefabRegistry
+from game.sim.view import view_center
 from game.sim.world import World
 
 
@@ -146,6 +147,23 @@ def _runs(names: list[str]) -> list[list[str]]:
         else:
             out.append([n])
     return out
+
+
+@pytest.mark.parametrize(
+    "where",
+    [(40.0, 40.0), (ARENA_W - 40.0, 1200.0), (1600.0, ARENA_H - 40.0), (300.0, 2000.0), (1600.0, 1200.0)],
+)
+def test_spawn_points_are_off_the_cameras_view_near_walls_and_corners(where: tuple[float, float]) -> None:
+    # the camera stops at the arena's edge, so near a wall the view is not centred on the player: a point
+    # just past the edge measured from the player would land on screen (enemies appearing out of nothing)
+    w = World(seed=0, spawner=CreditSpawner())
+    w.player.x, w.player.y = where
+    cx, cy = view_center(*where)
+    for i in range(720):
+        for depth in (0.0, 160.0):
+            x, y = edge_point(w, 2.0 * math.pi * i / 720, depth)
+            assert max(abs(x - cx) - SCREEN_W / 2, abs(y - cy) - SCREEN_H / 2) >= 60.0 - 1e-6, (i, depth)
+            assert 30.0 - 1e-6 <= x <= ARENA_W - 30.0 + 1e-6 and 30.0 - 1e-6 <= y <= ARENA_H - 30.0 + 1e-6
 
 
 def test_positions_are_off_screen_and_favour_rear_and_flanks() -> None:
