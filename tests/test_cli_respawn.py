@@ -28,7 +28,7 @@ def summary(out: subprocess.CompletedProcess[str]) -> dict[str, Any]:
     return result
 
 
-# the novice under static difficulty dies in its first wave (README, "First wave": 0/10 seeds survive)
+# the novice under static difficulty dies in its first wave on most seeds (game/eval/README.md, first wave)
 RUN = ("--headless", "--director", "static", "--bot", "novice", "--seed", "0", "--seconds", "45", "--json")
 
 

@@ -29,10 +29,6 @@ class Saturation:
     def escalation_exhausted(self) -> bool:
         return set(self.up) >= ESCALATION
 
-    @property
-    def easing_exhausted(self) -> bool:
-        return set(self.down) >= EASING
-
     def describe(self) -> str:
         parts = []
         if self.up:
