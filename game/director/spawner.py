@@ -3,7 +3,8 @@ presence floor.
 
 **The bank.** Credits per second = static difficulty's income curve (``game.sim.spawner``, grown by the
 ``tier`` knob) × the pacing state's share (``pacing.income``) × the plan's ``pressure`` knob × the world's
-``spawn_rate_mult``. Each group is one card: prefab, cost, weight (the plan's mix), first wave. Elites cost
+``spawn_rate_mult``. Each group is one card: prefab, cost, weight (the plan's mix × static difficulty's
+``card_weight``: cheaper kinds come more often, so a credit buys a crowd), first wave. Elites cost
 ``ELITE_COST`` times their card. Above pressure 1 groups come faster, bigger and from every side; below it
 they come from the player's rear and flanks. Groups land just past the screen edge. The same prefab fills
 at most ``VARIETY_RUN`` groups in a row while another is affordable. Boss waves bring the boss, as static
@@ -34,7 +35,7 @@ from game.director.pacing import PacingState, income
 from game.director.plan import DirectorKnobs
 from game.director.tuning import TUNING, Tuning
 from game.sim.config import ARENA_H, ARENA_W, BOSS_EVERY, SCREEN_H, SCREEN_W
-from game.sim.spawner import BASE_CREDITS_PER_S, ELITE_COST, GROWTH_PER_WAVE, MAX_GROUP
+from game.sim.spawner import BASE_CREDITS_PER_S, ELITE_COST, GROWTH_PER_WAVE, MAX_GROUP, card_weight
 from game.sim.view import ARRIVING_PX, seen, view_center
 from game.sim.world import World
 
@@ -330,9 +331,9 @@ class CreditSpawner:
         return out
 
     def _pick(self, world: World, cards: list[SpawnCard]) -> SpawnCard:
-        weights = np.array([c.weight for c in cards])
+        weights = np.array([c.weight * card_weight(c.cost) for c in cards])  # the plan's mix over the cost
         if weights.sum() <= 0.0:
-            weights = np.ones(len(cards))
+            weights = np.array([card_weight(c.cost) for c in cards])
         return cards[int(world.rng.choice(len(cards), p=weights / weights.sum()))]
 
     def _draw(self, world: World) -> tuple[SpawnCard, bool, int] | None:

@@ -20,6 +20,12 @@ ELITE_COST = 3.0  # an elite costs this many times its card
 MAX_GROUP = 6  # the most enemies in one group
 
 
+def card_weight(cost: float) -> float:
+    """How often a prefab card is drawn, for its credit cost: cheaper kinds more often (1/sqrt(cost)), so a
+    credit buys a crowd rather than a few heavies. Static difficulty and the director's bank share it."""
+    return 1.0 / math.sqrt(cost)
+
+
 class Spawner(Protocol):
     def on_wave_start(self, world: World, wave: int) -> None: ...
 
@@ -85,7 +91,7 @@ class WaveSpawner:
         elite_chance = min(0.3, self.elite_chance_per_wave * (world.wave - 1))
         # one group per tick at most, of one prefab, spawned around one angle
         affordable = [(n, c) for n, c in cards if c <= self.credits]
-        weights = np.array([1.0 / math.sqrt(c) for _, c in affordable])
+        weights = np.array([card_weight(c) for _, c in affordable])
         name, cost = affordable[int(world.rng.choice(len(affordable), p=weights / weights.sum()))]
         elite = bool(world.rng.random() < elite_chance) and self.credits >= cost * ELITE_COST
         unit = cost * (ELITE_COST if elite else 1)
