@@ -10,9 +10,11 @@ out a rescue's shove and supply. Nothing else writes them.
   Relax lets through: a calmer stretch, never an empty one. HP never gates it. The crowd is
   capped at what the player clears (``spawner.crowd_max_for``).
 - Danger is the plan's ``danger`` knob, limited by HP: full at ``[danger] hp_full`` and above, falling
-  linearly to ``low_factor`` of it at ``hp_low``; times each reflex's factor. Enemy speed follows the knob
-  ``speed_share`` of the way. Under ``prey_hp`` the floor brings the weakest prey and health drops are
-  ``prey_pickup`` times as likely: a way back up that is still something to fight.
+  linearly to ``low_factor`` of it at ``hp_low``; times each reflex's factor. Above 1 it is held to
+  ``hit_cap``: no escalation makes one hit of the hardest hitter alive a falling bar on its own.
+  Enemy speed follows the knob ``speed_share`` of the way. Under ``prey_hp`` the floor brings the weakest
+  prey and health drops are ``prey_pickup`` times as likely: a way back up that is still something to
+  fight.
 
 A multiplier is composed with whatever a mod or the console set: the director's factor times their value,
 clamped to the param's range; a change of theirs becomes the new base.
@@ -20,6 +22,7 @@ clamped to the param's range; a change of theirs becomes the new base.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -60,6 +63,16 @@ def hp_limit(hp: float, t: Tuning) -> float:
     return d.low_factor + (1.0 - d.low_factor) * share
 
 
+def hit_cap(world: World, t: Tuning) -> float:
+    """How far danger above 1 may scale hits now: until the hardest hitter alive would take ``[read]
+    fall_bars`` of a bar in one hit (one hit alone would make the bar fall). Never under 1: hits as
+    authored stay, only the escalation's extra is held back."""
+    en = world.enemies
+    if not en.n:
+        return math.inf
+    return max(1.0, t.read.fall_bars * world.player.stats.max_hp / max(1e-9, float(en.view("damage").max())))
+
+
 def presence_floor(read: PlayerRead, t: Tuning) -> int:
     p = t.presence
     calm = read.pacing in (PacingState.PEAK_FADE, PacingState.RELAX)
@@ -85,7 +98,7 @@ class Actuator:
         events: EventRegistry,
     ) -> Acted:
         t = self.t
-        danger = knobs.danger * hp_limit(read.hp, t)
+        danger = min(knobs.danger, hit_cap(world, t)) * hp_limit(read.hp, t)
         for adj in adjustments:
             danger *= adj.danger
         speed = 1.0 + t.danger.speed_share * (knobs.danger - 1.0)

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from director_support import a_read, directed_world, quiet_world, tick
 
-from game.director.act import Actuator, hp_limit, presence_floor
+from game.director.act import Actuator, hit_cap, hp_limit, presence_floor
 from game.director.director import Director
 from game.director.events import EventRegistry
 from game.director.pacing import PacingState
@@ -67,6 +67,25 @@ def test_enemy_damage_is_the_danger_knob_times_the_hp_limit(danger: float, hp: f
         stage.world.params.clamp("enemy_damage_mult", expected)
     )
     assert stage.act.state.danger == pytest.approx(expected, abs=1e-4)
+
+
+def test_escalated_danger_never_makes_one_hit_of_the_hardest_hitter_a_falling_bar() -> None:
+    stage = Stage()
+    w = stage.world
+    w.spawn_enemy("grunt", w.player.x + 900, w.player.y)
+    grunt = float(w.enemies.view("damage").max())
+    stage(a_read(hp=1.0), DirectorKnobs(danger=1.5))
+    assert stage.act.state.danger == pytest.approx(min(1.5, hit_cap(w, TUNING)), abs=1e-4)
+    w.spawn_enemy("boss", w.player.x - 900, w.player.y)
+    boss = float(w.enemies.view("damage").max())
+    assert boss > grunt
+    cap = hit_cap(w, TUNING)
+    assert cap == max(1.0, TUNING.read.fall_bars * w.player.stats.max_hp / boss)
+    stage(a_read(hp=1.0), DirectorKnobs(danger=1.5))
+    assert stage.act.state.danger == pytest.approx(min(1.5, cap), abs=1e-4) and cap < 1.5
+    assert boss * stage.act.state.danger <= max(boss, TUNING.read.fall_bars * w.player.stats.max_hp) + 1e-6
+    stage(a_read(hp=1.0), DirectorKnobs(danger=0.6))  # below 1 the cap never raises or lowers danger
+    assert stage.act.state.danger == pytest.approx(0.6, abs=1e-4)
 
 
 def test_enemy_speed_follows_the_knob_a_share_of_the_way_and_not_hp() -> None:
