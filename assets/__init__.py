@@ -1,1 +1,1 @@
-"""Shipped game data (installed as the package ``coreai.data.assets``; read through ``coreai.paths.shipped``)."""
+"""Shipped game data (the package ``coreai.data.assets``; read through ``coreai.paths.shipped``)."""
