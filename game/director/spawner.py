@@ -114,15 +114,10 @@ def edge_point(
         c, s = math.cos(a), math.sin(a)
         near = view_exit(p.x - cx, p.y - cy, c, s, OFFSCREEN_MARGIN)
         far = arena_exit(p.x, p.y, c, s, wall)
-        if far >= near:
-            d = min(near + depth, far)
-            return p.x + c * d, p.y + s * d
-    # unreachable while the arena is wider and taller than the view plus the margins: clamp
-    d = offscreen_distance(angle) + depth
-    return (
-        min(ARENA_W - wall, max(wall, p.x + math.cos(angle) * d)),
-        min(ARENA_H - wall, max(wall, p.y + math.sin(angle) * d)),
-    )
+        if far >= near:  # the reverse always fits: the arena is wider and taller than the view and margins
+            break
+    d = min(near + depth, far)
+    return p.x + c * d, p.y + s * d
 
 
 def view_exit(ox: float, oy: float, c: float, s: float, margin: float) -> float:
