@@ -72,6 +72,7 @@ class Bot:
     def __init__(self, skill: SkillName | BotSkill = "average", seed: int = 0) -> None:
         self.skill = skill if isinstance(skill, BotSkill) else SKILLS[skill]
         self.rng = np.random.default_rng(seed + 7919)
+        self.pick_rng = np.random.default_rng((seed, 7919))  # random upgrade picks, apart from aim and moves
         self._held = PlayerInput()
         self._since = self.skill.reaction_ticks
         self._orbit = 1.0
@@ -101,7 +102,7 @@ class Bot:
             held = world.arsenal.level
             choices = [c for c in choices if not c.startswith(WEAPON_PREFIX) or held(c[len(WEAPON_PREFIX) :])]
             choices = choices or world.choices
-        return choices[int(self.rng.integers(len(choices)))]
+        return choices[int(self.pick_rng.integers(len(choices)))]
 
     # ------------------------------------------------------------------
     def _decide(self, world: World) -> PlayerInput:

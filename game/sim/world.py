@@ -37,6 +37,7 @@ from game.sim.weapons import Arsenal, Fx
 
 Phase = Literal["playing", "upgrade", "dead"]
 RESPAWN_IFRAMES = 2.0
+UPGRADE_STREAM = 1  # mixed into the seed for the upgrade offers' own random stream
 
 
 @dataclass
@@ -60,6 +61,9 @@ class World:
 
     def __post_init__(self) -> None:
         self.rng = np.random.default_rng(self.seed)
+        # the upgrades offered at each level-up draw from their own stream: a run's upgrade luck is the
+        # seed's, whatever spawned or dropped before (static and directed runs of one seed see the same offers)
+        self.upgrade_rng = np.random.default_rng((self.seed, UPGRADE_STREAM))
         self.params = Params()
         self.player = Player()
         self.enemies = Pool(FIELDS_ENEMY, 1024)
@@ -221,7 +225,7 @@ class World:
 
     def _roll(self) -> list[str]:
         return roll_choices(
-            self.rng,
+            self.upgrade_rng,
             self.stacks,
             arsenal=self.arsenal,
             available=self.available_weapons,

@@ -71,6 +71,7 @@ class Model:
 
     def __init__(self, seed: int = 0) -> None:
         self.rng = np.random.default_rng(seed * 7 + 104729 + self.salt)
+        self.pick_rng = np.random.default_rng((seed, 104729, self.salt))  # upgrade picks, apart from aim
         self._held = IDLE
         self._since = self.reaction_ticks
         self.ticks = 0
@@ -87,7 +88,7 @@ class Model:
         raise NotImplementedError
 
     def choose_upgrade(self, world: World) -> str:
-        return world.choices[int(self.rng.integers(len(world.choices)))]
+        return world.choices[int(self.pick_rng.integers(len(world.choices)))]
 
     # ------------------------------------------------------------------ helpers for models
     def aim(self, world: World, c: Crowd, target: int | None = None) -> tuple[float, float]:
