@@ -10,7 +10,7 @@ from game.sim import events as ev
 from game.sim.config import BOSS_EVERY, PLAYER_BASE, TICK_HZ, wave_duration
 from game.sim.player import PlayerInput
 from game.sim.spawner import NullSpawner
-from game.sim.upgrades import UPGRADE_KEYS, roll_choices, stats_for
+from game.sim.upgrades import UPGRADE_KEYS, WEAPON_PREFIX, roll_choices, stats_for
 from game.sim.world import World
 
 
@@ -81,6 +81,11 @@ def test_capped_upgrades_are_no_longer_offered() -> None:
         assert not {"multishot", "pierce", "move_speed"} & set(roll_choices(rng, stacks))
 
 
+def _a_stat(w: World) -> str:
+    """The first stat upgrade offered (a weapon pick goes to the arsenal, not ``stacks``)."""
+    return next(c for c in w.choices if not c.startswith(WEAPON_PREFIX))
+
+
 def test_level_up_banks_an_extra_pick() -> None:
     w = World(seed=2, spawner=NullSpawner())
     w.gain_xp(10)
@@ -88,9 +93,9 @@ def test_level_up_banks_an_extra_pick() -> None:
     delivered = w.step(PlayerInput())  # raised between ticks: delivered with the next tick's events
     assert any(isinstance(e, ev.LevelUp) for e in delivered)
     run_until_pick(w)
-    w.choose_upgrade(w.choices[0])
+    w.choose_upgrade(_a_stat(w))
     assert w.phase == "upgrade", "the banked pick is offered too"
-    w.choose_upgrade(w.choices[0])
+    w.choose_upgrade(_a_stat(w))
     assert w.phase == "playing" and w.wave == 2
     assert sum(w.stacks.values()) == 2
 
