@@ -12,6 +12,7 @@ from game.sim.player import PlayerInput
 from game.sim.spawner import NullSpawner
 from game.sim.upgrades import UPGRADE_KEYS, WEAPON_PREFIX, roll_choices, stats_for
 from game.sim.world import World
+from game.zoo import make_player
 
 
 def run_until_pick(w: World) -> int:
@@ -124,3 +125,37 @@ def test_a_low_xp_multiplier_still_adds_up() -> None:
     for _ in range(3):
         w.gain_xp(1)
     assert w.player.xp == 8 and abs(w.player.xp_carry - 0.5) < 1e-9
+
+
+def _offers(w: World, picks: int) -> list[list[str]]:
+    """The offers of ``picks`` level-ups in a row, taking the first stat each time."""
+    seen = []
+    w.gain_xp(10_000)
+    run_until_pick(w)
+    for _ in range(picks):
+        seen.append(list(w.choices))
+        w.choose_upgrade(_a_stat(w))
+    return seen
+
+
+def test_upgrade_offers_do_not_depend_on_other_draws_from_the_worlds_rng() -> None:
+    # the A/B compares like with like: the director's spawns draw from world.rng, static's do not
+    calm, busy = World(seed=21, spawner=NullSpawner()), World(seed=21, spawner=NullSpawner())
+    busy.rng.random(1000)  # what a different spawner, drop or enemy shot would have drawn
+    assert _offers(calm, 6) == _offers(busy, 6)
+
+
+@pytest.mark.parametrize("model", ["novice", "wanderer"])
+def test_a_players_random_picks_do_not_depend_on_how_often_it_aimed(model: str) -> None:
+    # the bot draws its aim error from its own RNG each decision; a run with more enemies aims more often
+    w = World(seed=4, spawner=NullSpawner())
+    w.gain_xp(10_000)
+    run_until_pick(w)
+    w.spawn_enemy("grunt", w.player.x + 200, w.player.y)
+    calm, busy = make_player(model, 9), make_player(model, 9)
+    for _ in range(500):
+        busy.act(w)  # decisions, aim included, that the calm one never made
+    picks = []
+    for _ in range(20):
+        picks.append((calm.choose_upgrade(w), busy.choose_upgrade(w)))
+    assert all(a == b for a, b in picks)
