@@ -61,8 +61,8 @@ class World:
 
     def __post_init__(self) -> None:
         self.rng = np.random.default_rng(self.seed)
-        # the upgrades offered at each level-up draw from their own stream: a run's upgrade luck is the
-        # seed's, whatever spawned or dropped before (static and directed runs of one seed see the same offers)
+        # level-up offers draw from their own stream: a run's upgrade luck is the seed's, whatever spawned
+        # or dropped before (static and directed runs of one seed see the same offers)
         self.upgrade_rng = np.random.default_rng((self.seed, UPGRADE_STREAM))
         self.params = Params()
         self.player = Player()
