@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import math
+import os
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -133,6 +135,39 @@ def test_the_cli_plays_a_zoo_model_and_refuses_an_unknown_one_in_words() -> None
     )
     assert bad.returncode == 2 and "unknown player model 'expert'" in bad.stderr
     assert "Traceback" not in bad.stderr
+
+
+def test_the_eval_judges_the_director_on_models_from_outside_the_game() -> None:
+    # docs/examples/outside_models.py: the player models of the fourth pass's check, loaded by module path
+    examples = Path(__file__).resolve().parents[2] / "docs" / "examples"
+    env = {**os.environ, "PYTHONPATH": str(examples)}
+    names = ("Flustered", "Brawler", "Orbiter", "Kiter")
+    skills = ",".join(f"outside_models:{n}" for n in names)
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "game.eval",
+            "ab",
+            "--seconds",
+            "15",
+            "--seeds",
+            "1",
+            "--workers",
+            "1",
+            "--skills",
+            skills,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=env,
+    )
+    assert out.returncode == 0, out.stderr[-2000:]
+    rows = [line for line in out.stdout.splitlines() if line.startswith("outside_models:")]
+    cells = [[c.strip() for c in r.split("|")] for r in rows[: len(names)]]
+    assert [c[0].rstrip("* ") for c in cells] == [f"outside_models:{n}" for n in names]
+    assert all(len(c) == 9 and c[-1] for c in cells), "each row reads every measure and its targets"
 
 
 def test_the_eval_lists_the_players(capsys: pytest.CaptureFixture[str]) -> None:
