@@ -136,12 +136,6 @@ def arena_exit(x: float, y: float, c: float, s: float, wall: float) -> float:
     return min(tx, ty)
 
 
-def offscreen_distance(angle: float) -> float:
-    """Distance from the player to ``OFFSCREEN_MARGIN`` past the screen's edge along ``angle`` when the view
-    is centred on the player (away from the walls; ``edge_point`` measures near them)."""
-    return view_exit(0.0, 0.0, math.cos(angle), math.sin(angle), OFFSCREEN_MARGIN)
-
-
 def group_interval(pressure: float, t: Tuning = TUNING) -> float:
     """Seconds between groups: the base interval, shorter as pressure rises above 1."""
     return t.bank.group_interval_s / max(1.0, pressure)

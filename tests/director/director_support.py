@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 from concurrent.futures import Future
 from typing import Any
 
@@ -10,6 +11,7 @@ from game.director.director import Director
 from game.director.pacing import PacingState
 from game.director.read import PlayerRead
 from game.director.source import PlanReply, PlanRequest
+from game.director.spawner import OFFSCREEN_MARGIN, view_exit
 from game.sim.spawner import NullSpawner
 from game.sim.world import World
 
@@ -19,6 +21,12 @@ def quiet_world(seed: int = 0) -> World:
     w = World(seed=seed, spawner=NullSpawner())
     w.wave_time_left = 1e9
     return w
+
+
+def offscreen_distance(angle: float) -> float:
+    """Distance from the player to ``OFFSCREEN_MARGIN`` past the screen's edge along ``angle`` when the view
+    is centred on the player (away from the walls; ``spawner.edge_point`` measures near them)."""
+    return view_exit(0.0, 0.0, math.cos(angle), math.sin(angle), OFFSCREEN_MARGIN)
 
 
 def directed_world(director: Director, seed: int = 0) -> World:

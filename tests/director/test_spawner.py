@@ -14,7 +14,7 @@ from game.director import spawner as sp_mod
 from game.director.knobs import KNOB
 from game.director.pacing import PacingState, income
 from game.director.plan import DirectorKnobs
-from game.director.spawner import CreditSpawner, Limits, SpawnCard, edge_point, offscreen_distance
+from game.director.spawner import CreditSpawner, Limits, SpawnCard, edge_point
 from game.director.tuning import TUNING
 from game.sim import events as ev
 from game.sim.config import ARENA_H, ARENA_W, BOSS_EVERY, DT, SCREEN_H, SCREEN_W
@@ -22,6 +22,7 @@ from game.sim.player import PlayerInput
 from game.sim.prefabs import PrefabRegistry
 from game.sim.view import view_center
 from game.sim.world import World
+from tests.director.director_support import offscreen_distance
 
 
 def world_with(spawner: CreditSpawner, wave: int = 1, seed: int = 0) -> World:

@@ -18,10 +18,10 @@ from game.director.events import (
 from game.director.pacing import PacingState
 from game.director.rules import SPIKE_EVENTS, decide
 from game.director.source import DirectorSituation
-from game.director.spawner import SpawnPlacer, offscreen_distance
+from game.director.spawner import SpawnPlacer
 from game.director.telemetry import GameSessionSnapshot
 from game.director.tuning import TUNING
-from tests.director.director_support import quiet_world
+from tests.director.director_support import offscreen_distance, quiet_world
 
 
 def test_a_due_spike_brings_a_surround_when_it_is_ready_else_a_swarm() -> None:
