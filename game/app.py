@@ -233,8 +233,8 @@ class GameApp:
         return summarize(world, max(self.arena.wall_s, 1e-6), self.options.bot)
 
     def run_over(self) -> None:
-        """The player died: record the run and show the game-over screen (with ``options.seconds``, the
-        timed session ends here instead, like a headless run)."""
+        """The run ended (the player died, or survived the final wave): record it and show the game-over or
+        victory screen (with ``options.seconds``, the timed session ends here instead, like a headless run)."""
         summary = self.current_summary()
         if summary is None:
             return
@@ -248,7 +248,7 @@ class GameApp:
             rank=rank,
             high_scores=self.records.high_scores(bots=summary.bot is not None),
             warnings=self.saves_warnings(),
-            reason="died",
+            reason="won" if summary.won else "died",
             bots=summary.bot is not None,
         )
         self.window.show_view(view)

@@ -37,6 +37,8 @@ class RunSummary(SaveModel):
     weapon_levels: dict[str, int] = Field(default_factory=dict)
     evolutions: list[str] = Field(default_factory=list)
     died: bool = False
+    won: bool = False  # survived the final wave
+    ended_at: float | None = None  # game time the run ended (lost or won); None: stopped at the time limit
 
 
 def summarize(world: World, wall_s: float, bot: str | None) -> RunSummary:
@@ -58,6 +60,8 @@ def summarize(world: World, wall_s: float, bot: str | None) -> RunSummary:
         weapon_levels={h.key: h.level for h in world.arsenal.held},
         evolutions=list(world.evolutions),
         died=world.phase == "dead",
+        won=world.won,
+        ended_at=round(world.time, 3) if world.over else None,
     )
 
 
@@ -70,13 +74,13 @@ def run_headless(
     respawn: bool = False,
     on_tick: Callable[[World], None] | None = None,
 ) -> RunSummary:
-    """Play ``seconds`` of game time (or until death; ``math.inf``: until interrupted) and return the
-    summary."""
+    """Play ``seconds`` of game time (or until the run ends, lost or won; ``math.inf``: until it ends or is
+    interrupted) and return the summary."""
     w = world if world is not None else World(seed=seed, respawn=respawn)
     player = make_player(bot, seed) if bot else None
     max_ticks = math.inf if math.isinf(seconds) else round(seconds * TICK_HZ)
     start = time.perf_counter()
-    while w.tick < max_ticks and w.phase != "dead":
+    while w.tick < max_ticks and not w.over:
         if w.phase == "upgrade":
             w.choose_upgrade(player.choose_upgrade(w) if player else w.choices[0])
             continue

@@ -42,6 +42,7 @@ ACHIEVEMENTS: tuple[Achievement, ...] = (
     Achievement("reach_wave_5", "Survivor", "reach wave 5", lambda s: s.waves_reached >= 5),
     Achievement("slay_a_boss", "Giant Slayer", "defeat a boss", lambda s: s.bosses_killed >= 1),
     Achievement("evolve_a_weapon", "Alchemist", "evolve a weapon", lambda s: bool(s.evolutions)),
+    Achievement("win_a_run", "Champion", "survive the final wave", lambda s: s.won),
 )
 _BY_KEY = {a.key: a for a in ACHIEVEMENTS}
 
@@ -52,6 +53,7 @@ class MetaProgress(BaseModel):
     runs: int = Field(0, ge=0)
     best_wave: int = Field(0, ge=0)
     total_kills: int = Field(0, ge=0)
+    wins: int = Field(0, ge=0)
 
 
 class MetaStore:
@@ -84,6 +86,7 @@ class MetaStore:
         p.runs += 1
         p.best_wave = max(p.best_wave, summary.waves_reached)
         p.total_kills += summary.kills
+        p.wins += int(summary.won)
         lines = []
         for a in ACHIEVEMENTS:
             if a.key in p.achievements or not a.reached(summary):

@@ -58,6 +58,7 @@ class HighScore(SaveModel):
     bot: str | None = None
     finished_at: float = Field(default_factory=time.time)
     seq: int = 0
+    won: bool = False  # the run survived its final wave
 
 
 class HighScores(SaveModel):
@@ -70,7 +71,7 @@ class HighScores(SaveModel):
 def _entry(rec: RunRecord) -> HighScore:
     s = rec.summary
     return HighScore(score=s.final_score, wave=s.waves_reached, seconds=s.seconds, seed=s.seed, bot=s.bot,
-                     finished_at=rec.finished_at, seq=rec.seq)  # fmt: skip
+                     finished_at=rec.finished_at, seq=rec.seq, won=s.won)  # fmt: skip
 
 
 class SaveStore:

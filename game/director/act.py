@@ -28,14 +28,14 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from game.director.events import EventRegistry
-from game.director.pacing import PacingState
+from game.director.pacing import PacingState, income
 from game.director.plan import DirectorKnobs
 from game.director.read import PlayerRead
 from game.director.reflexes import Adjustment
-from game.director.spawner import CreditSpawner, Limits, crowd_max_for
-from game.director.tuning import Tuning
+from game.director.tuning import TUNING, Tuning
 from game.sim import events as ev
 from game.sim.config import ARENA_H, ARENA_W
+from game.sim.spawner import LIVE_CAP, CreditSpawner, Limits
 from game.sim.world import World
 
 SUPPLY_EVENT = "supply"
@@ -71,6 +71,11 @@ def hit_cap(world: World, t: Tuning) -> float:
     if not en.n:
         return math.inf
     return max(1.0, t.read.fall_bars * world.player.stats.max_hp / max(1e-9, float(en.view("damage").max())))
+
+
+def crowd_max_for(kills_per_min: float, t: Tuning = TUNING) -> int:
+    """How many enemies may be alive for a player who kills ``kills_per_min``: the crowd it clears."""
+    return min(LIVE_CAP, int(t.bank.crowd_min + kills_per_min * t.bank.crowd_clear_s / 60.0))
 
 
 def presence_floor(read: PlayerRead, t: Tuning) -> int:
@@ -112,7 +117,7 @@ class Actuator:
             hold=any(a.hold for a in adjustments),
         )
         spawner.limits = limits
-        spawner.pacing = read.pacing
+        spawner.income_share = income(read.pacing, t.pacing)
         self._compose(world, "enemy_damage_mult", danger)
         self._compose(world, "enemy_speed_mult", speed)
         self._compose(world, "pickup_rate_mult", pickup)

@@ -31,12 +31,11 @@ from game.director.routing import DirectorSpawner
 from game.director.rules import RulesSource
 from game.director.source import PlanSource
 from game.director.spawn_log import SpawnLog, spawns_text
-from game.director.spawner import CreditSpawner, Limits
 from game.director.telemetry import Telemetry
 from game.director.trajectory import TrajectorySink
 from game.director.tuning import Tuning, preset_names, tuning
 from game.sim.config import TICK_HZ
-from game.sim.spawner import WaveSpawner
+from game.sim.spawner import CreditSpawner, Limits, WaveSpawner
 from game.sim.world import World
 
 STATIC = "static"
@@ -82,7 +81,7 @@ class Director(PlanRequests):
         self.events.new_run()
         self.credit_spawner = CreditSpawner(DirectorKnobs(danger=t.plan.opening_danger), t)
         self.credit_spawner.limits = Limits(hold=True)  # the first step spawns before the first act
-        self.static_spawner = WaveSpawner()
+        self.static_spawner = WaveSpawner(tuning=t)
         self.spawner = DirectorSpawner(self.active_spawner, self.request_now)
         self.grace, self.rescue = Grace(t), Rescue(t)
         self.actuator = Actuator(t)

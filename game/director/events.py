@@ -23,10 +23,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from coreai.errors import CommandRejected
-from game.director.spawner import SpawnPlacer, edge_point, stragglers
+from game.director.tuning import TUNING
 from game.sim.combat import HEALTH
 from game.sim.config import HEALTH_PICKUP_HEAL
-from game.sim.spawner import MAX_GROUP
+from game.sim.spawner import SpawnPlacer, edge_point, stragglers
 from game.sim.world import World
 
 EventHandler = Callable[[World, SpawnPlacer], None]
@@ -35,7 +35,7 @@ EVENT_NAME = re.compile(r"^[a-z][a-z0-9_]{0,31}$")  # what a registered event ma
 EASING_EVENTS = frozenset({"supply"})  # events that help the player (the guard lets them through)
 
 # Tuning (player-facing balance) of the built-in events; their cooldowns are in ``BUILTINS``
-SWARM_GROUPS = 2  # a swarm is this many groups of ``MAX_GROUP``, each from a flank
+SWARM_GROUPS = 2  # a swarm is this many groups of ``[bank] max_group``, each from a flank
 SUPPLY_PACKS = 2  # health packs one supply drops
 SUPPLY_HEAL = HEALTH_PICKUP_HEAL * 1.5  # each pack
 SUPPLY_TTL_S = 30.0  # a supply pack left lying vanishes after this long
@@ -151,7 +151,7 @@ def spawn_swarm(world: World, placer: SpawnPlacer) -> None:
     prefab = "runner" if world.wave >= world.prefabs.get("runner").first_wave else "grunt"
     for _ in range(SWARM_GROUPS):
         angle = placer.side_angle(world.rng)
-        for _ in range(MAX_GROUP):
+        for _ in range(TUNING.bank.max_group):
             x, y = placer.position(world, angle)
             world.spawn_enemy(prefab, x, y, source="event")
 

@@ -24,11 +24,11 @@ from game.director.read import Reader
 from game.director.saturation import Saturation, log_changes, saturation
 from game.director.source import DirectorSituation, PlanReply, PlanRequest, PlanSource
 from game.director.spawn_log import SpawnLog
-from game.director.spawner import CreditSpawner
 from game.director.telemetry import NEVER
 from game.director.trajectory import MAX_TICK, DecisionStatus, TrajectorySink
 from game.director.tuning import Tuning
 from game.director.validate import ValidatedPlan
+from game.sim.spawner import CreditSpawner
 from game.sim.world import World
 
 PENDING_MAX_S = 25.0  # a scheduled request supersedes one in flight this old (or past its source's deadline)

@@ -60,10 +60,23 @@ class PacingTuning(_Section):
 
 
 class Bank(_Section):
+    income: float = Field(gt=0, le=20)
+    income_growth: float = Field(ge=0, le=5)
+    opening_credits: float = Field(ge=0, le=100)
+    elite_cost: float = Field(ge=1, le=10)
+    max_group: int = Field(ge=1, le=10)
     group_interval_s: float = Field(gt=0, le=10)
     bank_max_s: float = Field(gt=0, le=120)
     crowd_min: int = Field(ge=1, le=400)
     crowd_clear_s: float = Field(ge=0, le=120)
+
+
+class Static(_Section):
+    pressure: float = Field(gt=0, le=3)
+    pressure_per_wave: float = Field(ge=0, le=1)
+    pressure_max: float = Field(gt=0, le=3)
+    elite_per_wave: float = Field(ge=0, le=0.2)
+    elite_max: float = Field(ge=0, le=1)
 
 
 class Presence(_Section):
@@ -119,6 +132,7 @@ class Tuning(_Section):
     read: Read
     pacing: PacingTuning
     bank: Bank
+    static: Static
     presence: Presence
     danger: Danger
     rescue: RescueTuning
@@ -130,7 +144,9 @@ class Tuning(_Section):
         return sum(len(type(s).model_fields) for s in self._sections())
 
     def _sections(self) -> tuple[_Section, ...]:
-        return (self.read, self.pacing, self.bank, self.presence, self.danger, self.rescue, self.plan)
+        return (
+            self.read, self.pacing, self.bank, self.static, self.presence, self.danger, self.rescue, self.plan
+        )  # fmt: skip
 
 
 def _overlay(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:

@@ -26,9 +26,10 @@ class AgentInput:
         self.play = play
 
     def _can_input(self, world: World, action: str) -> None:
-        if world.phase == "dead":
+        if world.over:
             raise PlayRefused(
-                "player_input", f"the player is dead (wave {world.wave}): input has no one to move"
+                "player_input",
+                f"the run is over (wave {world.wave}, {world.phase}): input has no one to move",
             )
         bot = self.play.front.bot()
         if bot is not None:

@@ -169,6 +169,8 @@ class PlayController:
             return "upgrade_pick"
         if world.phase == "dead":
             return "player_died"
+        if world.phase == "won":
+            return "run_won"
         return "shop_open"
 
     def _finish(self, world: World, reason: str) -> None:
@@ -238,6 +240,8 @@ class PlayController:
             raise PlayRefused(command, "a step is already in progress (one at a time)")
         if world.phase == "dead":
             raise PlayRefused(command, f"the player is dead (wave {world.wave}); the run is over")
+        if world.phase == "won":
+            raise PlayRefused(command, f"the run is won (wave {world.wave} survived); the run is over")
         if world.phase == "upgrade":
             raise PlayRefused(
                 command,

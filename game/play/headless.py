@@ -73,7 +73,7 @@ def run_play_headless(
         world = session.handle.require()  # ...and a fork or replay may have started a new run
         if limit is not None and world.tick >= limit:
             break
-        if world.phase == "dead" and not options.frozen:
+        if world.over and not options.frozen:
             break
         if bot is not None and world.phase == "upgrade":
             world.choose_upgrade(bot.choose_upgrade(world))

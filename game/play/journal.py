@@ -31,6 +31,8 @@ def _row(e: ev.Event) -> dict[str, Any] | None:
         }
     if isinstance(e, ev.PlayerDied):
         return {"type": "player_died", "wave": e.wave}
+    if isinstance(e, ev.RunWon):
+        return {"type": "run_won", "wave": e.wave}
     if isinstance(e, ev.WaveStarted):
         return {"type": "wave_start", "wave": e.wave, "duration": round(e.duration, 1)}
     if isinstance(e, ev.WaveEnded):
@@ -56,6 +58,7 @@ EVENT_NAMES: dict[str, str] = {
     "enemy_killed": "enemy_killed",
     "level_up": "level_up",
     "player_died": "player_died",
+    "run_won": "run_won",
     "weapon": "weapon",
 }
 

@@ -22,7 +22,7 @@ from game.play.keys import HELD_ACTIONS, KeyAction
 from game.sim.config import TICK_HZ
 
 EventName = Literal[
-    "wave_end", "wave_start", "player_hit", "enemy_killed", "level_up", "player_died", "weapon"
+    "wave_end", "wave_start", "player_hit", "enemy_killed", "level_up", "player_died", "run_won", "weapon"
 ]
 assert set(EventName.__args__) == set(EVENT_NAMES)  # type: ignore[attr-defined]
 STEP_WALL_LIMIT_S = 900.0  # a step that has not answered after this long is cancelled
@@ -33,8 +33,8 @@ Control game time. The game runs at a fixed 60 ticks per second; freeze it, then
 - freeze / thaw: stop or restart the simulation (the window keeps drawing; calls are always served).
 - step: advance `ticks` ticks (or `seconds` of game time), then stay frozen.
 - step_until: advance until `until_event` happens (wave_end, player_hit, enemy_killed, level_up,
-  player_died, wave_start, weapon) and/or the Lua expression `until_lua` is true (it may read game.state(),
-  e.g. "game.state().enemies_alive == 0"), at most `max_ticks` ticks (default 3600 = 60 s).
+  player_died, run_won, wave_start, weapon) and/or the Lua expression `until_lua` is true (it may read
+  game.state(), e.g. "game.state().enemies_alive == 0"), at most `max_ticks` ticks (default 3600 = 60 s).
 - set_speed: how fast a running (thawed) game goes: 0.25 to 8 times real time; headless also 0 = as fast as
   possible. Steps go as fast as possible headless, at this speed in a window.
 - fork: a new run from a recorded one (`run`, an id from arena://runs): its first `tick` ticks replayed

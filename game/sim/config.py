@@ -44,6 +44,7 @@ WAVE_BASE_SECONDS = 30.0
 WAVE_GROWTH_SECONDS = 5.0
 WAVE_MAX_SECONDS = 60.0
 BOSS_EVERY = 5
+FINAL_WAVE = 20  # surviving this wave wins the run (about 18 minutes of play)
 
 HEALTH_PICKUP_HEAL = 20.0
 HEALTH_DROP_CHANCE = 0.03

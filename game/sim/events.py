@@ -62,6 +62,14 @@ class PlayerDied:
 
 
 @dataclass(frozen=True)
+class RunWon:
+    """The player survived the final wave: the run is won and over."""
+
+    time: float
+    wave: int
+
+
+@dataclass(frozen=True)
 class ShotFired:
     count: int
 
@@ -152,6 +160,7 @@ Event = (
     | LevelUp
     | WaveStarted
     | WaveEnded
+    | RunWon
     | Dashed
     | WeaponGained
     | WeaponEvolved

@@ -4,10 +4,14 @@ floor."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from game.sim.config import ARENA_H, ARENA_W, SCREEN_H, SCREEN_W, VIEW_EDGE_MARGIN
-from game.sim.world import World
+
+if TYPE_CHECKING:
+    from game.sim.world import World
 
 
 def view_center(x: float, y: float) -> tuple[float, float]:

@@ -19,6 +19,7 @@ from game.sim.config import (
     ARENA_W,
     CELL_SIZE,
     DT,
+    FINAL_WAVE,
     HIT_CELL_MIN,
     PLAYER_BULLET_RADIUS,
     enemy_hp_scale,
@@ -35,7 +36,7 @@ from game.sim.spawner import Spawner, WaveSpawner
 from game.sim.upgrades import WEAPON_PREFIX, ModUpgrade, roll_choices, stats_for
 from game.sim.weapons import Arsenal, Fx
 
-Phase = Literal["playing", "upgrade", "dead"]
+Phase = Literal["playing", "upgrade", "dead", "won"]
 RESPAWN_IFRAMES = 2.0
 UPGRADE_STREAM = 1  # mixed into the seed for the upgrade offers' own random stream
 
@@ -58,6 +59,7 @@ class World:
     spawner: Spawner = field(default_factory=WaveSpawner)
     respawn: bool = False  # evaluation mode: count deaths and keep playing
     available_weapons: frozenset[str] | None = None  # what picks may offer (None: the always-on set)
+    final_wave: int | None = FINAL_WAVE  # surviving it wins the run (None: endless, for sandboxes and tests)
 
     def __post_init__(self) -> None:
         self.rng = np.random.default_rng(self.seed)
@@ -193,6 +195,11 @@ class World:
 
     def _end_wave(self) -> None:
         self.events.append(ev.WaveEnded(self.wave))
+        if self.final_wave is not None and self.wave >= self.final_wave:
+            self.enemy_bullets.clear()
+            self.phase = "won"
+            self.events.append(ev.RunWon(self.time, self.wave))
+            return
         self.pending_picks += 1
         self.enemy_bullets.clear()
         self.phase = "upgrade"
@@ -359,6 +366,15 @@ class World:
     def alive(self) -> bool:
         return self.phase != "dead"
 
+    @property
+    def over(self) -> bool:
+        """The run has ended: lost (dead) or won (the final wave survived)."""
+        return self.phase in ("dead", "won")
+
+    @property
+    def won(self) -> bool:
+        return self.phase == "won"
+
     def nearest_enemy_distance(self) -> float:
         if self.enemies.n == 0:
             return math.inf
@@ -374,6 +390,7 @@ class World:
             "time": round(self.time, 2),
             "tick": self.tick,
             "wave": self.wave,
+            "final_wave": self.final_wave,
             "phase": self.phase,
             "wave_time_left": round(max(0.0, self.wave_time_left), 2),
             "player": {

@@ -136,10 +136,10 @@ class ArenaView(AppView):
     @property
     def live(self) -> bool:
         """A run is on and not paused (hooks run, the sim steps while in the playing phase)."""
-        return self.world is not None and not self.paused and self.world.phase != "dead"
+        return self.world is not None and not self.paused and not self.world.over
 
     def set_paused(self, paused: bool) -> None:
-        if self.world is None or self.world.phase == "dead":
+        if self.world is None or self.world.over:
             return
         self.paused = paused
         self.input.clear()
@@ -216,6 +216,11 @@ class ArenaView(AppView):
             elif isinstance(e, ev.PlayerDied):
                 self._death_timer = DEATH_DELAY_S
                 self.hud.banner.show("YOU DIED", f"wave {e.wave}", DEATH_DELAY_S + 0.5, palette.HP)
+            elif isinstance(e, ev.RunWon):
+                self._death_timer = DEATH_DELAY_S
+                self.hud.banner.show(
+                    "VICTORY", f"all {e.wave} waves survived", DEATH_DELAY_S + 0.5, palette.GOOD
+                )
 
     def run_frame_hooks(self, dt: float) -> None:
         if self.world is None:
@@ -244,14 +249,14 @@ class ArenaView(AppView):
             return
         if self.update_held():
             self._acc = 0.0
-            if world.phase != "dead":
+            if not world.over:
                 self.run_frame_hooks(dt)  # answers and notices keep arriving while the game is held
             return
         self.step_sim(dt)
         if world.phase == "playing" and self.app.governor.observe(dt):
             self.app.show_toast("Effects lowered to keep the game smooth", 4.0, palette.TEXT_DIM)
         self.wall_s = time.perf_counter() - self.wall_started
-        if world.phase != "dead":
+        if not world.over:
             self.run_frame_hooks(dt)
         self.t += dt
         self.frames += 1

@@ -1,4 +1,5 @@
-"""Game over: the run's summary, the high-score table (this run highlighted), the run analysis (the
+"""Game over (or victory, when the final wave was survived): the run's summary, the high-score table (this
+run highlighted), the run analysis (the
 Analyzer's, streamed as it arrives, or the rules-based one), any save warnings, and restart. In demo mode
 the next run starts by itself after a few seconds."""
 
@@ -79,17 +80,20 @@ class GameOverView(AppView):
         self.summary = summary
         self.rank = rank
         self.elapsed = 0.0
+        titles = {"died": ("YOU DIED", palette.HP), "won": ("VICTORY", palette.GOOD)}
+        title, title_color = titles.get(reason, ("TIME UP", palette.ACCENT))
         self.title = ShadowLabel(
-            "YOU DIED" if reason == "died" else "TIME UP",
+            title,
             0,
             0,
             offset=4,
             font_size=52,
             anchor_x="center",
             font_name=palette.FONT_DISPLAY,
-            color=palette.HP if reason == "died" else palette.ACCENT,
+            color=title_color,
         )
-        sub = (
+        won = f"all {summary.waves_reached} waves survived  -  " if reason == "won" else ""
+        sub = won + (
             f"NEW HIGH SCORE  #{rank}"
             if rank == 1
             else f"{'bot ' if bots else ''}high score #{rank}"
@@ -129,6 +133,7 @@ class GameOverView(AppView):
             mine = rank is not None and i + 1 == rank
             col = palette.ACCENT if mine else palette.TEXT
             who = f"  bot {h.bot}" if getattr(h, "bot", None) else ""
+            who = ("  WON" if getattr(h, "won", False) else "") + who
             self.scores.append(
                 (
                     Label(f"{i + 1:>2}.", font_size=12, color=col, font_name=palette.FONT_MONO),

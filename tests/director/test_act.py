@@ -10,18 +10,18 @@ import numpy as np
 import pytest
 from director_support import a_read, directed_world, quiet_world, tick
 
-from game.director.act import Actuator, hit_cap, hp_limit, presence_floor
+from game.director.act import Actuator, crowd_max_for, hit_cap, hp_limit, presence_floor
 from game.director.director import Director
 from game.director.events import EventRegistry
-from game.director.pacing import PacingState
+from game.director.pacing import PacingState, income
 from game.director.plan import DirectorKnobs
 from game.director.read import PlayerRead
 from game.director.reflexes import Adjustment
-from game.director.spawner import CreditSpawner, Limits, crowd_max_for
 from game.director.tuning import TUNING
 from game.sim import events as ev
 from game.sim.combat import HEALTH
 from game.sim.player import PlayerInput
+from game.sim.spawner import CreditSpawner, Limits
 from game.sim.world import World
 
 D = TUNING.danger
@@ -151,7 +151,7 @@ def test_the_limits_follow_the_read_and_the_reflexes() -> None:
     stage(read, DirectorKnobs(), Adjustment(), Adjustment(hold=True, why="grace"))
     assert stage.spawner.limits.hold and stage.act.state.why == "grace"
     stage(a_read(pacing=PacingState.RELAX), DirectorKnobs())
-    assert stage.spawner.pacing is PacingState.RELAX, "the spawner's income follows the read's pacing"
+    assert stage.spawner.income_share == income(PacingState.RELAX), "the income follows the read's pacing"
 
 
 def test_the_presence_floor_follows_the_kill_pace_and_keeps_a_share_of_it_after_a_peak() -> None:

@@ -13,11 +13,11 @@ from game.director.act import presence_floor
 from game.director.director import Director
 from game.director.pacing import PacingState
 from game.director.plan import DirectorKnobs
-from game.director.spawner import CreditSpawner, Limits
 from game.director.tuning import TUNING
 from game.sim import events as ev
 from game.sim.config import TICK_HZ
 from game.sim.player import PlayerInput
+from game.sim.spawner import CreditSpawner, Limits
 from game.sim.view import ARRIVING_PX, in_view, seen
 from game.sim.world import World
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from game.director.act import crowd_max_for
 from game.director.director import Director
 from game.director.knobs import KNOB
 from game.director.pacing import PacingState
@@ -10,10 +11,10 @@ from game.director.rules import EASE_FIRST, decide, pressure_ceiling
 from game.director.saturation import saturation
 from game.director.skill import SkillEstimator, label, signals
 from game.director.source import DirectorSituation
-from game.director.spawner import crowd_max_for, group_interval, max_group
 from game.director.telemetry import GameSessionSnapshot
 from game.director.tuning import TUNING, tuning
 from game.sim import events as ev
+from game.sim.spawner import group_interval, max_group
 from tests.director.director_support import ScriptedSource, directed_world, plan, quiet_world, tick
 
 

@@ -10,16 +10,16 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from game.director import spawner as sp_mod
 from game.director.knobs import KNOB
 from game.director.pacing import PacingState, income
 from game.director.plan import DirectorKnobs
-from game.director.spawner import CreditSpawner, Limits, SpawnCard, edge_point
 from game.director.tuning import TUNING
 from game.sim import events as ev
+from game.sim import spawner as sp_mod
 from game.sim.config import ARENA_H, ARENA_W, BOSS_EVERY, DT, SCREEN_H, SCREEN_W
 from game.sim.player import PlayerInput
 from game.sim.prefabs import PrefabRegistry
+from game.sim.spawner import CreditSpawner, Limits, SpawnCard, edge_point
 from game.sim.view import view_center
 from game.sim.world import World
 from tests.director.director_support import offscreen_distance
@@ -46,16 +46,16 @@ def test_income_follows_difficulty_pacing_pressure_and_params() -> None:
     s = CreditSpawner()
     w = world_with(s)
     base = s.credits_per_second(w)
-    assert base == pytest.approx(sp_mod.BASE_CREDITS_PER_S)
+    assert base == pytest.approx(TUNING.bank.income)
     s.knobs = DirectorKnobs(pressure=2.0)
     assert s.credits_per_second(w) == pytest.approx(2 * base)
-    s.pacing = PacingState.RELAX
+    s.income_share = income(PacingState.RELAX)
     assert income(PacingState.RELAX) < 1.0
     assert s.credits_per_second(w) == pytest.approx(2 * base * income(PacingState.RELAX))
     w.set_param("spawn_rate_mult", 0.5)
     w.wave = 3
     assert s.credits_per_second(w) == pytest.approx(
-        base * 2 * income(PacingState.RELAX) * 0.5 * (1 + 2 * sp_mod.GROWTH_PER_WAVE)
+        base * 2 * income(PacingState.RELAX) * 0.5 * (1 + 2 * TUNING.bank.income_growth)
     )
 
 
@@ -66,7 +66,7 @@ def test_credits_spent_match_the_cards_bought() -> None:
     seconds = 10.0
     log = spawn_log(w, seconds)
     cost = {n: w.prefabs.get(n).cost for n in w.prefabs.names}
-    spent = sum(cost[e.prefab] * (sp_mod.ELITE_COST if e.elite else 1.0) for _, e in log)
+    spent = sum(cost[e.prefab] * (TUNING.bank.elite_cost if e.elite else 1.0) for _, e in log)
     income = s.credits_per_second(w) * int(seconds / DT) * DT
     assert len(log) > 5
     assert s.credits + spent == pytest.approx(opening + income)
@@ -83,7 +83,9 @@ def test_an_elite_group_costs_the_multiple() -> None:
     s.update(w, DT)
     assert w.enemies.n - before_n == 2
     assert bool(w.enemies.view("elite")[-2:].all())
-    assert s.credits == pytest.approx(40.0 + s.credits_per_second(w) * DT - 2 * tank.cost * sp_mod.ELITE_COST)
+    assert s.credits == pytest.approx(
+        40.0 + s.credits_per_second(w) * DT - 2 * tank.cost * TUNING.bank.elite_cost
+    )
 
 
 @pytest.mark.parametrize("pressure", [1.0, 3.0])

@@ -18,9 +18,9 @@ from game.director.events import (
 from game.director.pacing import PacingState
 from game.director.rules import SPIKE_EVENTS, decide
 from game.director.source import DirectorSituation
-from game.director.spawner import SpawnPlacer
 from game.director.telemetry import GameSessionSnapshot
 from game.director.tuning import TUNING
+from game.sim.spawner import SpawnPlacer
 from tests.director.director_support import offscreen_distance, quiet_world
 
 

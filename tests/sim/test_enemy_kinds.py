@@ -10,12 +10,11 @@ import numpy as np
 import pytest
 
 from coreai.errors import PersistenceError
-from game.director.spawner import CreditSpawner
 from game.sim import events as ev
 from game.sim.enemy_kinds import DASH, WINDUP
 from game.sim.player import PlayerInput
 from game.sim.prefabs import DEFAULT_PREFAB_FILE, PrefabRegistry
-from game.sim.spawner import NullSpawner
+from game.sim.spawner import CreditSpawner, NullSpawner
 from game.sim.world import World
 
 NEW = ("charger", "exploder", "splitter")

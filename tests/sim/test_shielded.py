@@ -8,11 +8,10 @@ import math
 
 import pytest
 
-from game.director.spawner import CreditSpawner
 from game.sim import events as ev
 from game.sim.enemy_kinds import SHIELD_TURN
 from game.sim.player import PlayerInput
-from game.sim.spawner import NullSpawner
+from game.sim.spawner import CreditSpawner, NullSpawner
 from game.sim.weapons import HeldWeapon
 from game.sim.world import World
 
