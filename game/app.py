@@ -234,7 +234,7 @@ class GameApp:
 
     def run_over(self) -> None:
         """The run ended (the player died, or survived the final wave): record it and show the game-over or
-        victory screen (with ``options.seconds``, the timed session ends here instead, like a headless run)."""
+        victory screen (with ``options.seconds``, the timed session ends here instead)."""
         summary = self.current_summary()
         if summary is None:
             return

@@ -60,3 +60,28 @@ def test_a_bot_run_shows_the_bot_table(make_app: Callable[..., GameApp], saves_d
     assert view.subtitle.text.text == "bot high score #2"
     assert [h.score for h in SaveStore().high_scores()] == [400, 250]
     render(app).save("/tmp/hostile_gameover_bot.png")
+
+
+def test_surviving_the_final_wave_shows_the_victory_screen_and_counts_the_win(
+    make_app: Callable[..., GameApp], saves_dir: Path
+) -> None:
+    app = start_arena(make_app, seed=4)
+    world = app.world
+    assert world is not None
+    world.final_wave = 1
+    world.stats.score = 500
+    world.wave_time_left = 0.05
+    frames(app, 200)
+    view = app.window.current_view
+    assert isinstance(view, GameOverView), "the run ends at the final wave's end"
+    assert view.title.text.text == "VICTORY"
+    assert "all 1 waves survived" in view.subtitle.text.text
+    assert view.summary.won and not view.summary.died
+    stored = SaveStore()
+    assert stored.history.runs[-1].summary.won, "the win is in the run history"
+    assert stored.high_scores()[0].won, "and in the high-score table"
+    img = render(app)
+    img.save(saves_dir / "victory.png")
+    top = img.crop((0, 0, img.width, img.height // 3)).convert("RGB")
+    greens = sum(1 for r, g, b in top.getdata() if g > 200 and r < 150 and b < 170)
+    assert greens > 200, "the VICTORY title is drawn in the victory green"

@@ -30,9 +30,10 @@ def build(
     respawn: bool = True,
     sources: tuple[PlanSource, ...] = (),
     memory: DirectorMemory | None = None,
+    difficulty: str = "normal",
 ) -> tuple[Director, World]:
     """A director and its world, wired together (the window game does the same)."""
-    director = Director(mode, seed=seed, sources=sources, memory=memory)
+    director = Director(mode, seed=seed, sources=sources, memory=memory, difficulty=lambda: difficulty)
     world = World(seed=seed, spawner=director.spawner, respawn=respawn)
     return director, world
 
@@ -78,10 +79,18 @@ def run_directed(
     memory: DirectorMemory | None = None,
     on_tick: Callable[[Director, World], None] | None = None,
     checkpoints: tuple[float, ...] = (),
+    difficulty: str = "normal",
+    lockstep_s: float | None = None,
 ) -> tuple[RunSummary, DirectedMetrics]:
     """Play one run; ``checkpoints`` (seconds) also measure the run's first N seconds, in the same run: the
-    director never knows the run's length, so they equal separate shorter runs (a test checks)."""
-    director, world = build(seed, mode, respawn=respawn, sources=sources, memory=memory)
+    director never knows the run's length, so they equal separate shorter runs (a test checks).
+
+    ``lockstep_s``: the simulation waits (up to that many seconds of wall time each) while a plan is
+    pending, so a slow model is judged on its plans, not on the machine's speed; None: no wait (a model's
+    plan lands when it lands, as in a window at real time)."""
+    director, world = build(
+        seed, mode, respawn=respawn, sources=sources, memory=memory, difficulty=difficulty
+    )
     writer: TrajectoryWriter | None = None
     if trajectory:
         path = trajectory if isinstance(trajectory, Path) else None
@@ -95,6 +104,8 @@ def run_directed(
     def tick(w: World) -> None:
         nonlocal seen
         director.on_tick(w)
+        if lockstep_s is not None:
+            director.wait_pending(lockstep_s)
         meter.add(
             director.intensity.value,
             director.telemetry.hp_fraction,

@@ -7,7 +7,10 @@ A model may choose freely among safe plans, but never against these rules (the s
   fight too): never ``raise`` or ``spike``, no event that adds enemies (``supply``, health packs, is always
   allowed), and no knob moved toward its hard end (a ``hold`` that lifts ``danger``, ``toughness``,
   ``tier`` or ``elite_chance``, or cuts ``pickup_rate``, is a raise by other means);
-* **relax**: the pacing loop is in its relax window: never ``spike``.
+* **relax**: the pacing loop is in its relax window: never ``spike``;
+* **stakes**: the player is healthy and barely touched (HP at least ``[danger] hp_full``, under
+  ``raise_damage_15s`` of a bar lost in 15 s, no recent death): never ``ease_off``, and no knob moved toward
+  its easy end. A model may not take the stakes out of the game: a run it directs can still be lost.
 
 A plan that breaks one is overridden: the director applies the ``rules`` plan for the same situation
 instead (safe by construction), records the override and its reason in the trajectory (status
@@ -32,7 +35,7 @@ ADDS = frozenset({"raise", "spike"})
 
 @dataclass(frozen=True)
 class GuardVerdict:
-    rule: str  # "recovering" | "relax"
+    rule: str  # "recovering" | "relax" | "stakes"
     why: str  # the situation that triggered it, in player words
     asked: str  # what the model asked for ("spike", "hold + event swarm"...)
 
@@ -43,15 +46,17 @@ class GuardVerdict:
         return {"rule": self.rule, "why": self.why, "asked": self.asked}
 
 
-def harder_knobs(s: DirectorSituation, plan: DirectorPlan) -> list[str]:
-    """The knobs ``plan`` moves toward their hard end from where ``s`` has them (``shown`` as asked)."""
+def harder_knobs(s: DirectorSituation, plan: DirectorPlan, *, easier: bool = False) -> list[str]:
+    """The knobs ``plan`` moves toward their hard end (``easier``: their easy end) from where ``s`` has
+    them (``shown`` as asked)."""
     out = []
     for k in PLAN_KNOBS:
         asked = getattr(plan, k.name, None)
         if asked is None:
             continue
         now = float(getattr(s.knobs, k.name))
-        if (asked > now + 1e-9) if k.harder_high else (asked < now - 1e-9):
+        up, down = asked > now + 1e-9, asked < now - 1e-9
+        if (up if k.harder_high else down) if not easier else (down if k.harder_high else up):
             out.append(f"{k.name} {k.shown(asked)}")
     return out
 
@@ -79,6 +84,15 @@ def check(s: DirectorSituation, plan: DirectorPlan, t: Tuning = TUNING) -> Guard
         return GuardVerdict("recovering", f"player at {snap.hp_fraction:.0%} HP{fight}", asked)
     if plan.pressure == "spike" and s.pacing is PacingState.RELAX:
         return GuardVerdict("relax", "the pacing loop is in its relax window", asked)
+    easier = harder_knobs(s, plan, easier=True)
+    healthy = (
+        snap.hp_fraction >= t.danger.hp_full
+        and snap.damage_15s < t.plan.raise_damage_15s
+        and snap.seconds_since_death >= t.plan.recent_death_s
+    )
+    if healthy and (plan.pressure == "ease_off" or easier):
+        why = f"player at {snap.hp_fraction:.0%} HP, {snap.damage_15s:.0%} of a bar lost in 15s"
+        return GuardVerdict("stakes", why, _asked(plan, easier))
     return None
 
 

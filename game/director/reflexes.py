@@ -3,15 +3,11 @@ tick's ``PlayerRead`` and returns an ``Adjustment``; none touches the spawner, t
 crowd itself. The director's act stage (``act.py``) applies them.
 
 - **Grace**: until the player first moves or fires (reading the controls, looking around), for at most
-  ``[danger] grace_max_s``: nothing spawns past the presence floor, and hits land at ``low_factor`` (the
-  softest). A player who starts at once, as every bot does, never sees it.
-- **Rescue**: the HP bar falling (``PlayerRead.falling``) with at least ``[rescue] crowd`` enemies within
-  ``radius``: shove them out to ``shove_to``, clear their shots and, under ``[danger] prey_hp``, drop
-  ``supply``, at most every ``cooldown_s``. A decision only changes what spawns next; the crowd already on
-  the player is what kills.
-  At or under ``[danger] hp_low`` (in danger, though nothing is falling) it drops ``supply``. A reflex's
-  supply keeps ``cooldown_s`` apart from its last, not the event's longer cooldown for plans: a player
-  left at low HP always has a way back up.
+  ``[danger] grace_max_s``: nothing spawns past the presence floor, and hits land at ``grace_factor``. A player who starts at once, as every bot does, never sees it.
+- **Rescue** (a second wind): under ``[rescue] hp`` of the bar, for a player who has acted, shove the crowd
+  out, clear its shots and drop ``supply``, paid from a few charges a run (``charges``, one more every
+  ``recharge_waves`` waves). A decision only changes what spawns next; the crowd already on the player is
+  what kills, so this is the comeback; once the charges are spent the run can be lost.
 """
 
 from __future__ import annotations
@@ -55,32 +51,41 @@ class Grace:
         self.on = self.on and not read.acted and read.time < self.t.grace_max_s
         if not self.on:
             return Adjustment()
-        return Adjustment(danger=self.t.low_factor, hold=True, why=f"grace: hits x{self.t.low_factor:g}")
+        f = self.t.grace_factor
+        return Adjustment(danger=f, hold=True, why=f"grace: hits x{f:g}")
 
 
 class Rescue:
+    """A second wind: a comeback the player earns by fighting, not immunity. Under ``[rescue] hp`` of the
+    bar, for a player who has acted, it shoves the crowd within ``radius`` out to ``shove_to``, clears
+    their shots and drops ``supply``, at most every ``cooldown_s`` and only while a charge is left. A run
+    starts with ``charges``; every ``recharge_waves`` waves survived give one back, up to ``charges_max``.
+    With none left, a player at low HP is on their own: the run can be lost."""
+
     def __init__(self, t: Tuning) -> None:
         self.t = t.rescue
-        self.low_hp, self.prey_hp = t.danger.hp_low, t.danger.prey_hp
-        self.at = self.supplied_at = -1e9
+        self.charges = self.t.charges
+        self.at = -1e9
         self.count = 0
         self.shoved = 0
+        self._wave = 1
 
     def tick(self, read: PlayerRead, world: World) -> Adjustment:
         t = self.t
-        if 0 < read.hp <= self.low_hp and read.time - self.supplied_at >= t.cooldown_s:
-            self.supplied_at = read.time  # in danger: the way back up, on the reflex's own cooldown
-            return Adjustment(supply=True, why=f"supply: {read.hp:.0%} HP")
-        if not read.falling or read.hp <= 0 or read.time - self.at < t.cooldown_s:
+        if read.wave > self._wave:
+            self._wave = read.wave
+            if t.recharge_waves and (read.wave - 1) % t.recharge_waves == 0:
+                self.charges = min(t.charges_max, self.charges + 1)
+        due = read.acted and 0 < read.hp < t.hp and read.time - self.at >= t.cooldown_s
+        if not due or self.charges <= 0:
             return Adjustment()
-        near = crowd_near(world, t.radius)
-        if len(near) < t.crowd:
-            return Adjustment()
+        self.charges -= 1
         self.at = read.time
         self.count += 1
+        near = crowd_near(world, t.radius)
         keep = ~np.isin(world.enemies.view("kind")[near], world.prefabs.boss_kinds)  # a boss stays put
         rows = tuple(int(i) for i in near[keep])
         self.shoved += len(rows)
-        supply = read.hp < self.prey_hp
-        self.supplied_at = read.time if supply else self.supplied_at
-        return Adjustment(shove=rows, supply=supply, why=f"RESCUE: {len(rows)} shoved")
+        return Adjustment(
+            shove=rows, supply=True, why=f"SECOND WIND: {len(rows)} shoved, {self.charges} left"
+        )

@@ -84,11 +84,27 @@ class PlanRequests:
 
     @property
     def knobs(self) -> DirectorKnobs:
-        return self.credit_spawner.knobs
+        knobs = self.credit_spawner.knobs
+        assert isinstance(knobs, DirectorKnobs)  # the director's spawner holds the director's knobs
+        return knobs
 
     @property
     def pending(self) -> bool:
         return self._pending is not None
+
+    def wait_pending(self, timeout_s: float) -> bool:
+        """Block until the request in flight has its reply (lockstep evaluation: the game waits for the
+        model); True when nothing is pending any more or the reply is in (it lands on the next tick)."""
+        pending = self._pending
+        if pending is None:
+            return True
+        try:
+            pending.future.result(timeout=timeout_s)
+        except TimeoutError:
+            return False
+        except Exception:  # a failed or cancelled request is done too: the next poll records it
+            return True
+        return True
 
     def next_decision_in(self, world: World) -> float:
         return max(0.0, self._next_at - world.time)

@@ -118,8 +118,8 @@ def _recover(s: DirectorSituation, t: Tuning) -> tuple[Move, str]:
         why = f"player lost {snap.damage_15s:.0%} HP in 15s"
     else:
         return Move.HOLD, ""
-    if s.knobs.danger > KNOB["danger"].lo or snap.seconds_since_death >= p.recent_death_s:
-        return Move.EASE, f"{why}: {EASE_FIRST}"  # the crowd's size comes down after a death only
+    if s.knobs.danger > KNOB["danger"].lo:
+        return Move.EASE, f"{why}: {EASE_FIRST}"  # the crowd's size comes down once danger is at its lowest
     return Move.EASE_OFF, f"{why}: ease off"
 
 

@@ -91,6 +91,7 @@ class Danger(_Section):
     low_factor: float = Field(gt=0, le=1)
     speed_share: float = Field(ge=0, le=1)
     grace_max_s: float = Field(ge=0)
+    grace_factor: float = Field(gt=0, le=1)
     prey_hp: float = Field(ge=0, le=1)
     prey_pickup: float = Field(ge=1, le=3)
 
@@ -102,7 +103,10 @@ class Danger(_Section):
 
 
 class RescueTuning(_Section):
-    crowd: int = Field(ge=1)
+    hp: float = Field(gt=0, lt=1)
+    charges: int = Field(ge=0, le=10)
+    recharge_waves: int = Field(ge=0, le=20)
+    charges_max: int = Field(ge=0, le=10)
     radius: float = Field(gt=0)
     shove_to: float = Field(gt=0)
     cooldown_s: float = Field(ge=0)

@@ -12,6 +12,11 @@
                              [--limit N] [--out FILE.jsonl]
                                      # grounded talk: right facts, degenerate replies, guard replacements,
                                      # latency (Merchant, Chat, Analyzer; tuned and held-out questions)
+    python -m game.eval stakes [--mode rules] [--seeds 10] [--first-seed 0] [--skills ladder,idle]
+                               [--difficulty normal|all] [--workers 2] [--json FILE] [--plot FILE]
+                               [--plot-skill novice] [--real-time]
+                                     # the real game (no respawn) to the run's end: win rate, run length,
+                                     # wave, close calls, time at low HP; director vs static
     python -m game.eval players      # every player model, one line each
     python -m game.eval all [--llm-backends rules,stub,local]
                                      # decisions on the shipped scenarios (each backend raw and guarded),
@@ -31,9 +36,11 @@ from pathlib import Path
 from coreai.errors import CoreAIError
 from coreai.logging import configure_logging
 from coreai.settings import LogSettings
+from game.director.director import STATIC
 from game.eval.ab import MAX_SECONDS, SKILLS, format_ab, run_ab, write_json
 from game.eval.decisions import backend_names, evaluate, format_report, format_summary, make_backend
 from game.eval.first_wave import first_wave, format_first_wave
+from game.eval.modes import DETERMINISTIC, LOCKSTEP_S, check_mode, sources_for
 from game.eval.progress import ProgressBar
 from game.eval.scenarios import SHIPPED_SCENARIOS, load_scenarios
 from game.zoo import GROUPS, MODELS, UnknownPlayer, expand, resolve
@@ -71,6 +78,25 @@ def _parser() -> argparse.ArgumentParser:
     t.add_argument("--limit", type=int, default=0, help="at most N questions per role")
     t.add_argument("--out", type=Path, default=None, help="write every answer to this JSONL file")
     sub.add_parser("players", help="list the player models, one line each")
+    s = sub.add_parser(
+        "stakes", help="the real game to the run's end: win rate, close calls, director vs static"
+    )
+    s.add_argument(
+        "--mode", default="rules", help="the director mode to compare with static (any plan source)"
+    )
+    s.add_argument("--seeds", type=int, default=10, help="how many seeds (0: only the --plot runs)")
+    s.add_argument("--first-seed", type=int, default=0, help="seeds run from this one up")
+    s.add_argument("--skills", nargs="+", default=["ladder", "idle"], help="player models or groups")
+    s.add_argument("--difficulty", default="normal", help="easy, normal, hard, or all")
+    s.add_argument("--workers", type=int, default=2)
+    s.add_argument("--json", type=Path, default=None, help="also write every run's figures to this file")
+    s.add_argument(
+        "--plot", type=Path, default=None, help="write a PNG of one seed, static above the director"
+    )
+    s.add_argument("--plot-skill", default="novice", help="the player model the --plot runs use")
+    s.add_argument(
+        "--real-time", action="store_true", help="an LLM mode's plans land when they land (no lockstep)"
+    )
     for name in ("ab", "all"):
         a = sub.add_parser(name, help="bot A/B, static vs director" if name == "ab" else "decisions + A/B")
         a.add_argument("--mode", default="rules", help="the director mode to compare with static")
@@ -93,6 +119,7 @@ def _parser() -> argparse.ArgumentParser:
             help="also report the first N seconds of the same runs, e.g. 180 (comma-separated)",
         )
         a.add_argument("--workers", type=int, default=2)
+        a.add_argument("--real-time", action="store_true", help="an LLM mode's plans land when they land")
         if name == "all":
             a.add_argument(
                 "--llm-backends", default="rules,stub,local", help="backends scored raw and guarded"
@@ -157,6 +184,10 @@ def _ab(args: argparse.Namespace) -> int:
     if any(not 0 < t < args.seconds for t in report_at):
         sys.stderr.write(f"--report-at times must lie between 0 and --seconds ({args.seconds:g})\n")
         return 2
+    bad = check_mode(args.mode)
+    if bad:
+        sys.stderr.write(bad + "\n")
+        return 2
     results = run_ab(
         seeds=range(args.first_seed, args.first_seed + args.seeds),
         seconds=args.seconds,
@@ -164,10 +195,61 @@ def _ab(args: argparse.Namespace) -> int:
         mode=args.mode,
         workers=args.workers,
         report_at=report_at,
+        sources=sources_for(args.mode),
+        lockstep_s=None if args.real_time else LOCKSTEP_S,
     )
     sys.stdout.write(format_ab(results, args.mode, args.seconds) + "\n")
     if args.json is not None:
         write_json(results, args.json)
+    return 0
+
+
+def _stakes(args: argparse.Namespace) -> int:
+    from game.director.tuning import preset_names
+    from game.eval.stakes import format_stakes, run_one, run_stakes
+    from game.eval.stakes import write_json as write_stakes
+
+    try:
+        skills = expand(args.skills)
+        resolve(args.plot_skill)
+    except UnknownPlayer as exc:
+        sys.stderr.write(f"{exc}\n")
+        return 2
+    presets = tuple(preset_names())
+    difficulties = presets if args.difficulty == "all" else (args.difficulty,)
+    if any(d not in presets for d in difficulties):
+        sys.stderr.write(f"unknown difficulty '{args.difficulty}'; known: {', '.join(presets)}, all\n")
+        return 2
+    bad = check_mode(args.mode)
+    if bad:
+        sys.stderr.write(bad + "\n")
+        return 2
+    if args.seeds < 0 or (args.seeds == 0 and args.plot is None):
+        sys.stderr.write("--seeds must be at least 1 (or 0 with --plot)\n")
+        return 2
+    lockstep = None if args.real_time else LOCKSTEP_S
+    if args.seeds:
+        results = run_stakes(
+            seeds=range(args.first_seed, args.first_seed + args.seeds),
+            skills=skills,
+            modes=(STATIC, args.mode),
+            difficulties=difficulties,
+            workers=args.workers,
+            lockstep_s=lockstep,
+            sources=None if args.mode in DETERMINISTIC else sources_for,
+        )
+        sys.stdout.write(format_stakes(results, args.mode) + "\n")
+        if args.json is not None:
+            write_stakes(results, args.json)
+    if args.plot is not None:
+        from game.eval.plot import plot_runs
+
+        runs = [
+            run_one((args.plot_skill, args.first_seed, m, difficulties[0], True, lockstep), sources_for)
+            for m in (STATIC, args.mode)
+        ]
+        title = f"{args.plot_skill} bot, seed {args.first_seed}, {difficulties[0]}: static (top) vs director"
+        sys.stdout.write(f"plot: {plot_runs(runs, args.plot, title)}\n")
     return 0
 
 
@@ -178,6 +260,7 @@ def _players() -> str:
         lines += [f"  {n:<9} {MODELS[n].summary}" for n in GROUPS[group]]
     lines.append("other:")
     lines.append(f"  {'still':<9} {MODELS['still'].summary}")
+    lines.append(f"  {'idle':<9} {MODELS['idle'].summary}")
     return "\n".join(lines)
 
 
@@ -188,6 +271,8 @@ def main(argv: list[str] | None = None) -> int:
             return _decisions(args.backend, args.scenarios, args.timeout, args.min_accuracy)
         if args.command == "ab":
             return _ab(args)
+        if args.command == "stakes":
+            return _stakes(args)
         if args.command == "players":
             sys.stdout.write(_players() + "\n")
             return 0

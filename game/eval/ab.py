@@ -27,6 +27,7 @@ from game.bot import LADDER
 from game.directed.metrics import BORED_HP, BORED_INTENSITY, FLOW_BAND, PEAK_WINDOW_S, DirectedMetrics
 from game.directed.run import run_directed
 from game.director.director import STATIC, Director
+from game.director.source import PlanSource
 from game.eval.experience import DANGER_HP, EMPTY_AFTER_S, REACH_PX, Experience, ExperienceMeter
 from game.eval.progress import ProgressBar
 from game.sim.config import TICK_HZ
@@ -99,7 +100,9 @@ def _result(skill: str, seed: int, mode: str, t: float, m: DirectedMetrics, exp:
     )
 
 
-def run_one(job: Job) -> list[RunResult]:
+def run_one(
+    job: Job, sources: tuple[PlanSource, ...] = (), lockstep_s: float | None = None
+) -> list[RunResult]:
     """One run: its result at ``seconds`` and at each shorter ``report_at`` time of the same run."""
     skill, seed, mode, seconds, report_at = job
     meter = ExperienceMeter()
@@ -115,7 +118,17 @@ def run_one(job: Job) -> list[RunResult]:
         if w.tick in marks:
             early.append(meter.result(w))
 
-    _, m = run_directed(seed, seconds, skill, mode, respawn=True, checkpoints=report_at, on_tick=watch)
+    _, m = run_directed(
+        seed,
+        seconds,
+        skill,
+        mode,
+        respawn=True,
+        checkpoints=report_at,
+        on_tick=watch,
+        sources=sources,
+        lockstep_s=lockstep_s,
+    )
     times = sorted(marks.values())
     out = [
         _result(skill, seed, mode, t, cm, ex) for t, cm, ex in zip(times, m.checkpoints, early, strict=True)
@@ -132,15 +145,19 @@ def run_ab(
     workers: int = 2,
     progress: bool = True,
     report_at: Sequence[float] = (),
+    sources: tuple[PlanSource, ...] = (),
+    lockstep_s: float | None = None,
 ) -> list[RunResult]:
-    """Every (model, seed) under static and ``mode``; results at ``seconds`` and each ``report_at`` time."""
+    """Every (model, seed) under static and ``mode``; results at ``seconds`` and each ``report_at`` time.
+    With ``sources`` (an LLM plan source for ``mode``) the runs go one at a time in this process, the
+    simulation waiting up to ``lockstep_s`` for each pending plan."""
     marks = tuple(sorted(float(t) for t in report_at))
     jobs: list[Job] = [(sk, sd, md, seconds, marks) for sk in skills for sd in seeds for md in (STATIC, mode)]
     bar = ProgressBar(len(jobs), "bot A/B") if progress else None
     results: list[RunResult] = []
-    if workers <= 1:
+    if workers <= 1 or sources:
         for i, job in enumerate(jobs, start=1):
-            results.extend(run_one(job))
+            results.extend(run_one(job, sources, lockstep_s))
             if bar:
                 bar.update(i, f"{job[0]} seed {job[1]} {job[2]}")
     else:

@@ -71,6 +71,7 @@ def _first_line(cls: type) -> str:
 MODELS: dict[str, PlayerModel] = {
     **{n: PlayerModel(n, line, _bot(n)) for n, line in _LADDER_LINES.items()},
     **{n: PlayerModel(n, cls.summary, cls) for n, cls in _ZOO},
+    "idle": PlayerModel("idle", models.Idle.summary, models.Idle),  # the stakes check; in no group
 }
 GROUPS: dict[str, tuple[str, ...]] = {
     "ladder": LADDER,

@@ -318,3 +318,17 @@ class Sniper(Model):
             if key in world.choices:
                 return key
         return super().choose_upgrade(world)
+
+
+class Idle(Model):
+    """Presses nothing at all: walked away from the keyboard (takes the first upgrade offered)."""
+
+    summary = "presses nothing at all (walked away from the keyboard)"
+
+    salt = 11
+
+    def act(self, world: World) -> PlayerInput:
+        return IDLE
+
+    def choose_upgrade(self, world: World) -> str:
+        return world.choices[0]

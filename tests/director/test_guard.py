@@ -69,6 +69,22 @@ def test_a_plan_against_a_hard_rule_is_caught(sit: DirectorSituation, asked: Dir
     assert guard.harder_knobs(sit, replacement) == [], "the override hardens no knob"
 
 
+@pytest.mark.parametrize(
+    "asked",
+    [p("ease_off"), p("hold", danger=0.6), p("hold", pickup_rate=2.0), p("raise", danger=0.5)],
+)
+def test_a_model_may_not_take_the_stakes_out_of_the_game(asked: DirectorPlan) -> None:
+    """A healthy, untouched player: easing (fewer enemies, softer hits, more health) is refused, so a run
+    a model directs can still be lost; the rules plan for the same situation applies instead."""
+    healthy = situation(hp_fraction=1.0, damage_15s=0.0)
+    verdict = guard.check(healthy, asked)
+    assert verdict is not None and verdict.rule == "stakes", asked
+    replacement = DirectorPlan.model_validate(guard.override(healthy, verdict))
+    assert guard.check(healthy, replacement) is None, "the override itself is allowed"
+    assert replacement.pressure != "ease_off"
+    assert guard.check(situation(hp_fraction=HURT), p("ease_off")) is None, "easing a hurt player is fine"
+
+
 def test_a_boss_fight_at_low_hp_is_named_in_the_verdict() -> None:
     verdict = guard.check(situation(hp_fraction=HURT, boss_alive=True), p("raise"))
     assert verdict is not None and verdict.rule == "recovering" and "boss fight" in verdict.why

@@ -1,10 +1,10 @@
 """The reflexes between decisions (``game/director/reflexes.py``) and what they read (``read.py``):
 
 - **Grace**: until the player first moves or fires, for at most ``[danger] grace_max_s``, hits land at
-  ``low_factor`` and only the presence floor spawns;
-- **Rescue**: the HP bar falling with at least ``[rescue] crowd`` enemies within ``radius``: shove them out to
-  ``shove_to`` (with supply under ``[danger] prey_hp``), at most every ``cooldown_s``; at or under ``hp_low``
-  supply on that cooldown of its own (not the event's); never under static difficulty.
+  ``grace_factor`` and only the presence floor spawns;
+- **Rescue** (a second wind): under ``[rescue] hp`` of the bar, for a player who has acted, shove the crowd
+  within ``radius`` out to ``shove_to`` and drop supply, at most every ``cooldown_s``, paid from a few
+  charges a run that waves give back; never under static difficulty.
 """
 
 from __future__ import annotations
@@ -28,7 +28,6 @@ from game.sim.world import World
 
 G = TUNING.danger
 R = TUNING.rescue
-HURT = (G.hp_low + G.prey_hp) / 2  # hurt (supply is due with a rescue), not yet at the last stand
 
 
 # ---------------------------------------------------------------------------------------------- the read
@@ -82,7 +81,7 @@ def test_grace_scales_hits_and_holds_until_the_player_acts() -> None:
     world = quiet_world()
     grace = Grace(TUNING)
     adj = grace.tick(a_read(time=1.0, acted=False), world)
-    assert adj.danger == G.low_factor < 1.0 and adj.hold and adj.why
+    assert adj.danger == G.grace_factor < 1.0 and adj.hold and adj.why
     assert grace.tick(a_read(time=2.0, acted=True), world) == Adjustment()
     assert grace.tick(a_read(time=3.0, acted=False), world) == Adjustment(), "once over, over for the run"
 
@@ -99,7 +98,7 @@ def test_the_director_softens_hits_until_the_player_moves() -> None:
     d = Director("rules", seed=3)
     w = directed_world(d, seed=3)
     tick(d, w, 5)
-    soft = d.knobs.danger * hp_limit(1.0, TUNING) * G.low_factor
+    soft = d.knobs.danger * hp_limit(1.0, TUNING) * G.grace_factor
     assert w.params.get("enemy_damage_mult") == pytest.approx(w.params.clamp("enemy_damage_mult", soft))
     assert d.credit_spawner.limits.hold and "grace" in d.panel(w).acting
     for _ in range(10):
@@ -167,71 +166,58 @@ def test_crowd_near_measures_to_the_enemy_edge() -> None:
     assert len(crowd_near(quiet_world(), R.radius)) == 0
 
 
+LOW = R.hp / 2  # low enough for a second wind
+CROWD = 4
+
+
 @pytest.mark.parametrize(
-    "falling, hp, crowd, dist, rescued",
+    "acted, hp, rescued",
     [
-        (True, HURT, R.crowd, R.radius / 3, True),
-        (True, HURT, R.crowd - 1, R.radius / 3, False),  # too few on the player: the plan handles it
-        (False, HURT, R.crowd + 5, R.radius / 3, False),  # a crowd the player is handling
-        (True, HURT, R.crowd + 5, R.radius * 2, False),  # a crowd, but not on the player
-        (True, 0.0, R.crowd + 5, R.radius / 3, False),  # dead
+        (True, LOW, True),
+        (True, R.hp + 0.05, False),  # hurt, not yet low: the player is on their own
+        (False, LOW, False),  # a player who never acted (walked away) is not carried
+        (True, 0.0, False),  # dead
     ],
 )
-def test_when_to_rescue(falling: bool, hp: float, crowd: int, dist: float, rescued: bool) -> None:
+def test_when_a_second_wind_comes(acted: bool, hp: float, rescued: bool) -> None:
     w = quiet_world()
-    _crowd(w, crowd, dist)
-    adj = Rescue(TUNING).tick(a_read(falling=falling, hp=hp), w)
+    _crowd(w, CROWD, R.radius / 3)
+    adj = Rescue(TUNING).tick(a_read(acted=acted, hp=hp), w)
     assert bool(adj.shove) is rescued and adj.supply is rescued
     if rescued:
-        assert sorted(adj.shove) == list(range(crowd)) and "RESCUE" in adj.why
+        assert sorted(adj.shove) == list(range(CROWD)) and "SECOND WIND" in adj.why
 
 
-def test_a_rescue_leaves_a_boss_where_it_is_and_respects_its_cooldown() -> None:
+def test_second_winds_are_paid_from_charges_that_waves_give_back() -> None:
+    rescue = Rescue(TUNING)
+    t = 100.0
+    for _ in range(R.charges):
+        assert rescue.tick(a_read(time=t, hp=LOW), quiet_world()).supply
+        t += R.cooldown_s
+    assert rescue.charges == 0
+    assert rescue.tick(a_read(time=t, hp=LOW), quiet_world()) == Adjustment(), "no charge left: no rescue"
+    later = 1 + R.recharge_waves
+    assert rescue.tick(a_read(time=t + 1, hp=LOW, wave=later), quiet_world()).supply, "a wave gave one back"
+    assert rescue.count == R.charges + 1
+    rescue.tick(a_read(time=t + 2, hp=1.0, wave=later + R.recharge_waves * 10), quiet_world())
+    assert rescue.charges <= R.charges_max
+
+
+def test_a_second_wind_leaves_a_boss_where_it_is_and_respects_its_cooldown() -> None:
     w = quiet_world()
-    _crowd(w, R.crowd, R.radius / 3)
+    _crowd(w, CROWD, R.radius / 3)
     w.spawn_enemy("boss", w.player.x + 30, w.player.y)
     rescue = Rescue(TUNING)
-    first = rescue.tick(a_read(time=100.0, falling=True, hp=HURT), w)
-    assert sorted(first.shove) == list(range(R.crowd)), "the boss (the last row) stays put"
-    assert rescue.tick(a_read(time=100.0 + R.cooldown_s - 0.1, falling=True, hp=HURT), w) == Adjustment()
-    again = rescue.tick(a_read(time=100.0 + R.cooldown_s, falling=True, hp=HURT), w)
-    assert again.shove and rescue.count == 2 and rescue.shoved == 2 * R.crowd
-
-
-def test_the_last_stand_gets_supply_and_is_still_shoved() -> None:
-    """At or under ``hp_low`` supply comes on the reflex's own cooldown, even with nothing falling; a crowd
-    on a falling bar is still shoved out (within a tick of the supply)."""
-    calm = Rescue(TUNING)
-    first = calm.tick(a_read(time=50.0, hp=G.hp_low / 2), quiet_world())
-    assert first.supply and not first.shove
-    assert calm.tick(a_read(time=50.0 + R.cooldown_s / 2, hp=G.hp_low / 2), quiet_world()) == Adjustment()
-    w = quiet_world()
-    _crowd(w, R.crowd + 2, R.radius / 3)
-    rescue = Rescue(TUNING)
-    adj = [rescue.tick(a_read(time=60.0 + i / TICK_HZ, falling=True, hp=G.hp_low / 2), w) for i in range(2)]
-    assert any(a.supply for a in adj)
-    assert sorted(i for a in adj for i in a.shove) == list(range(R.crowd + 2))
-
-
-def test_a_rescue_above_prey_hp_shoves_without_supply() -> None:
-    """The shove's supply is for a hurt player (under ``[danger] prey_hp``); above it the crowd is pushed
-    back and the supply waits (its cooldown is not spent)."""
-    w = quiet_world()
-    _crowd(w, R.crowd, R.radius / 3)
-    rescue = Rescue(TUNING)
-    healthy = rescue.tick(a_read(time=100.0, falling=True, hp=(G.prey_hp + 1.0) / 2), w)
-    assert healthy.shove and not healthy.supply
-    lower = rescue.tick(a_read(time=100.5, hp=G.hp_low / 2), w)
-    assert lower.supply and not lower.shove, "the supply's own cooldown was not spent by the shove"
-    assert G.prey_hp > HURT
-    w2 = quiet_world()
-    _crowd(w2, R.crowd, R.radius / 3)
-    hurt = Rescue(TUNING).tick(a_read(time=100.0, falling=True, hp=HURT), w2)
-    assert hurt.shove and hurt.supply, "under prey_hp the shove brings supply"
+    first = rescue.tick(a_read(time=100.0, hp=LOW), w)
+    assert sorted(first.shove) == list(range(CROWD)), "the boss (the last row) stays put"
+    assert rescue.tick(a_read(time=100.0 + R.cooldown_s - 0.1, hp=LOW), w) == Adjustment()
+    if R.charges > 1:
+        again = rescue.tick(a_read(time=100.0 + R.cooldown_s, hp=LOW), w)
+        assert again.shove and rescue.count == 2 and rescue.shoved == 2 * CROWD
 
 
 def _surrounded(director: Director, n: int) -> World:
-    """A quiet world a few seconds in, the player acted, left at ``HURT`` HP by a hit past fall_bars, ``n``
+    """A quiet world a few seconds in, the player acted, left at ``LOW`` HP by a hit past fall_bars, ``n``
     grunts on it and one far away."""
     w = quiet_world()
     for _ in range(10):  # the player acts: the grace ends
@@ -242,14 +228,14 @@ def _surrounded(director: Director, n: int) -> World:
     _crowd(w, n, 40.0)
     w.spawn_enemy("grunt", p.x + 900, p.y)  # far away: not shoved
     p.iframes = 0.0
-    p.hp = (HURT + TUNING.read.fall_bars + 0.05) * p.stats.max_hp
+    p.hp = (LOW + TUNING.read.fall_bars + 0.05) * p.stats.max_hp
     w.hurt_player((TUNING.read.fall_bars + 0.05) * p.stats.max_hp, "contact")  # with the next tick's events
     return w
 
 
 def test_a_fast_fall_under_a_crowd_is_rescued_once_and_shown() -> None:
     d = Director("rules")
-    n = R.crowd + 3
+    n = CROWD + 3
     w = _surrounded(d, n)
     tick(d, w)
     assert d.rescue.count == 1 and d.rescue.shoved == n
@@ -258,25 +244,25 @@ def test_a_fast_fall_under_a_crowd_is_rescued_once_and_shown() -> None:
     assert (np.sort(dist)[:n] > R.radius).all(), "the crowd was pushed back"
     assert dist.max() > 800, "an enemy far away stays where it was"
     assert (w.pickups.view("kind") == HEALTH).sum() >= 1, "supply dropped at once"
-    assert "RESCUE" in d.panel(w).acting
+    assert "SECOND WIND" in d.panel(w).acting
     tick(d, w)
     assert any(isinstance(e, ev.Rescued) for e in w.events), "the views get the shockwave event"
     assert d.rescue.count == 1, "a reflex of one tick"
-    assert "RESCUE" in d.panel(w).acting and "ago" in d.panel(w).acting, "F10 keeps it readable a moment"
+    assert "SECOND WIND" in d.panel(w).acting and "ago" in d.panel(w).acting, "F10 keeps it readable"
     tick(d, w, round(WHY_SHOWN_S * TICK_HZ))
-    assert "RESCUE" not in d.panel(w).acting, f"gone from F10 after {WHY_SHOWN_S:g} s"
+    assert "SECOND WIND" not in d.panel(w).acting, f"gone from F10 after {WHY_SHOWN_S:g} s"
 
 
 def test_a_second_fall_within_the_cooldown_is_not_rescued() -> None:
     d = Director("rules")
-    w = _surrounded(d, R.crowd + 3)
+    w = _surrounded(d, CROWD + 3)
     tick(d, w)
     assert d.rescue.count == 1
     tick(d, w, TICK_HZ)
     p = w.player
-    _crowd(w, R.crowd + 3, 30.0)
+    _crowd(w, CROWD + 3, 30.0)
     p.iframes = 0.0
-    p.hp = (HURT + TUNING.read.fall_bars + 0.05) * p.stats.max_hp  # the same fall again
+    p.hp = (LOW + TUNING.read.fall_bars + 0.05) * p.stats.max_hp  # the same fall again
     w.hurt_player((TUNING.read.fall_bars + 0.05) * p.stats.max_hp, "contact")
     tick(d, w, 2)
     assert d.read is not None and d.read.falling
@@ -285,7 +271,7 @@ def test_a_second_fall_within_the_cooldown_is_not_rescued() -> None:
 
 def test_static_difficulty_never_rescues() -> None:
     d = Director("static")
-    w = _surrounded(d, R.crowd + 3)
+    w = _surrounded(d, CROWD + 3)
     tick(d, w, 3)
     assert d.rescue.count == 0
     assert w.params.get("enemy_damage_mult") == 1.0

@@ -72,7 +72,7 @@ def test_an_unknown_key_is_refused_with_its_name() -> None:
 @pytest.mark.parametrize(
     "section, key, value",
     [
-        ("rescue", "crowd", "0"),  # ge=1
+        ("rescue", "charges", "50"),  # le=10
         ("read", "fall_bars", "1.5"),  # a share of a bar, le=1
         ("danger", "low_factor", "0"),  # gt=0
         ("presence", "floor_max", "100"),  # le=60
