@@ -84,8 +84,6 @@ class ModManager:
         self._reg = ModRegistry(self.roots, self.user_root, self.settings, self._sup, self.prefs)
         self._slots = self._reg.slots
         self._rr = 0
-        self._next_flush = 0.0
-        self._flush_i = 0
         self._pending: deque[tuple[str, tuple[Any, ...]]] = deque(maxlen=1024)
         self._frame_ms: deque[float] = deque(maxlen=600)
 
@@ -313,7 +311,7 @@ class ModManager:
 
     def tick(self, dt: float) -> None:
         """Advance on_tick/timers (at most ``tick_hz`` per mod, ``frame_budget_ms`` per frame), promote
-        clean versions, poll one mod folder for changes, flush storage. Never raises."""
+        clean versions, poll one mod folder for changes. Never raises."""
         try:
             if self._busy():  # called back from inside mod code: this frame's Lua already runs
                 return
@@ -323,13 +321,7 @@ class ModManager:
             self._run_ticks(step if math.isfinite(step) and step > 0 else 0.0)
             now = self._clock()
             self._sup.promote([s for s in self._slots.values() if s.running])
-            self._reg.poll(now)
-            if now >= self._next_flush:  # one dirty store per flush: each write is fsync'd
-                self._next_flush = now + 0.25
-                dirty = [s for s in (*self._slots.values(), *self._console.slots.values()) if s.storage.dirty]
-                if dirty:
-                    self._flush_i += 1
-                    dirty[self._flush_i % len(dirty)].storage.flush()
+            self._reg.poll(now)  # storage is written by its own thread (coreai.lua.storage.StorageWriter)
         except Exception:
             log.exception("mod tick failed")
 
