@@ -47,6 +47,7 @@ from coreai.lua.storage import clean_storage_folder
 from coreai.lua.supervisor import Supervisor
 from coreai.lua.versions import VersionInfo, VersionStore
 from coreai.paths import saves_root, shipped_dir, user_mods_dir
+from coreai.persist import clean_stale_tmp
 from coreai.version import __version__ as GAME_VERSION
 
 log = logger.bind(feature="lua", trace_id=None)
@@ -76,6 +77,8 @@ class ModManager:
         self.roots = [Path(r) for r in roots] if roots is not None else [shipped_mods, self.user_root]
         self._clock = clock
         clean_storage_folder()  # a write killed mid-way left a .tmp: gone at the next start
+        clean_stale_tmp(self.user_root, recursive=True, exact=True)  # the same in the mods the game writes
+        clean_stale_tmp(saves_root() / "mod_exports", exact=True)  # and in the exports it wrote
         self._state = StateCache(host)
         self.versions = VersionStore(max_versions=self.settings.max_versions)
         self.prefs = PrefsFile()

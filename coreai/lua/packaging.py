@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import tempfile
 import zipfile
 import zlib
 from collections.abc import Mapping
@@ -10,17 +12,22 @@ from pathlib import Path
 from coreai.errors import ModError
 from coreai.lua.manifest import MANIFEST, TEXT_SUFFIXES, ModBundle, is_safe_relpath
 from coreai.lua.settings import LuaSettings
-from coreai.persist import atomic_write_text
+from coreai.persist import TMP_SUFFIX, atomic_write_text
 
 
 def write_zip(bundle: ModBundle, dest: Path) -> Path:
     """``dest`` holds ``<name>/<file>`` for every file of the bundle."""
     dest.parent.mkdir(parents=True, exist_ok=True)
-    tmp = dest.with_name(dest.name + ".tmp")
-    with zipfile.ZipFile(tmp, "w", compression=zipfile.ZIP_DEFLATED) as zf:
-        for rel, text in bundle.files.items():
-            zf.writestr(f"{bundle.name}/{rel}", text)
-    tmp.replace(dest)
+    # named like atomic_write_bytes' temporary files, so a killed export is cleaned at the next start
+    fd, name = tempfile.mkstemp(prefix=f".{dest.name}.", suffix=TMP_SUFFIX, dir=dest.parent)
+    tmp = Path(name)
+    try:
+        with os.fdopen(fd, "wb") as fh, zipfile.ZipFile(fh, "w", compression=zipfile.ZIP_DEFLATED) as zf:
+            for rel, text in bundle.files.items():
+                zf.writestr(f"{bundle.name}/{rel}", text)
+        tmp.replace(dest)
+    finally:
+        tmp.unlink(missing_ok=True)
     return dest
 
 
