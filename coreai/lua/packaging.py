@@ -53,7 +53,8 @@ def _central_directory(path: Path) -> tuple[int, int]:
 
 
 def read_zip(path: Path, settings: LuaSettings) -> dict[str, str]:
-    """The files of a mod archive; one top folder is stripped. Unsafe names and oversize data are refused.
+    """The files of a mod archive; one top folder is stripped. Unsafe names, oversize data and two entries
+    for one file (a duplicate name, or names that differ only in case) are refused.
 
     Memory stays bounded whatever the archive claims: the entry count (folders included) and the central
     directory size are checked from the end record before ``zipfile`` reads it, and every entry is
@@ -85,11 +86,20 @@ def read_zip(path: Path, settings: LuaSettings) -> dict[str, str]:
         tops = {n.split("/", 1)[0] for n in names}
         strip = len(tops) == 1 and all("/" in n for n in names)
         files: dict[str, str] = {}
+        seen: dict[str, str] = {}  # case-folded name -> the entry that had it
         total = 0
         for info in infos:
             rel = info.filename.split("/", 1)[1] if strip else info.filename
             if rel != MANIFEST and (not is_safe_relpath(rel) or not rel.endswith(TEXT_SUFFIXES)):
                 raise ModError(path.name, f"archive entry {info.filename!r} is not allowed")
+            first = seen.get(rel.casefold())
+            if first is not None:
+                if first == info.filename:
+                    why = f"archive has two entries named {info.filename!r}"
+                else:
+                    why = f"entries {first!r} and {info.filename!r} are one file on a case-insensitive disk"
+                raise ModError(path.name, f"{why}; refused, as either copy could silently win")
+            seen[rel.casefold()] = info.filename
             data = _inflate(zf, info, settings.max_file_bytes, path.name)
             total += len(data)
             if total > settings.max_mod_bytes:
