@@ -121,6 +121,7 @@ def test_every_acknowledged_storage_write_older_than_a_second_survives_kill_9(sa
         assert promised, f"round {round_}: nothing acknowledged a second before the kill"
         must_have, told = promised[-1], lines[-1]["acked"]
         lost = {}
+        worst = 0.0
         for name in names:
             path = saves_dir / "mod_storage" / f"{name}.json"
             on_disk = json.loads(path.read_text(encoding="utf-8"))["n"]  # parses: writes are atomic
@@ -131,6 +132,9 @@ def test_every_acknowledged_storage_write_older_than_a_second_survives_kill_9(sa
             first = next(m["acked"][name] for m in lines if name in m["acked"])
             assert first == previous[name] + 1, f"round {round_}: {name} did not go on from disk"
             previous[name] = on_disk
+            stamped = next((m["t"] for m in lines if m["acked"].get(name, 0) >= on_disk), killed_at)
+            worst = max(worst, killed_at - stamped)  # how old the newest value on disk was at the kill
+        print(f"round {round_}: newest value on disk was at most {worst:.2f} s old at the kill")
         assert not lost, (
             f"round {round_}: writes acknowledged over {DURABLE_WITHIN_S} s before kill -9 were lost "
             f"(mod: (acknowledged, on disk)): {lost}"
