@@ -80,6 +80,8 @@ class ModStorage:
                 data = read_model(self.path, StorageFile).root
             except FileNotFoundError:
                 data = {}
+            except OSError as exc:  # the folder cannot be read at all: no empty store that could overwrite it
+                raise ModError(self.mod, f"storage could not be read ({exc}); nothing was changed") from exc
             except CorruptSaveError as exc:
                 moved = Path(exc.quarantined_to or "?").name
                 self.warning = (
@@ -152,11 +154,19 @@ class ModStorage:
         try:
             self.flush()
             return None
-        except CoreAIError as exc:
-            self.write_error = str(exc)
-            WRITER.mark(self)
-            log.warning("mod {}: storage could not be written, retrying: {}", self.mod, exc)
-            return self.write_error
+        except (CoreAIError, OSError) as exc:
+            return self.write_failed(exc)
+
+    def write_failed(self, exc: Exception) -> str:
+        """A write failed (a full disk, a folder that is a file): retried by the writer thread; the mod's
+        next storage call tells the player once per distinct reason (``warning``)."""
+        why = str(exc)
+        if why != self.write_error:
+            log.warning("mod {}: storage could not be written, retrying: {}", self.mod, why)
+            self.warning = f"storage could not be written ({why}); retrying, the values stay in memory"
+        self.write_error = why
+        WRITER.mark(self)
+        return why
 
 
 class StorageWriter:
@@ -194,13 +204,9 @@ class StorageWriter:
             try:
                 store.flush()
                 written += 1
-            except CoreAIError as exc:
-                if store.write_error != str(exc):
-                    log.warning("mod {}: storage could not be written, retrying: {}", store.mod, exc)
-                store.write_error = str(exc)
-                with self._lock:
-                    self._pending.setdefault(id(store), store)
-            except Exception:
+            except (CoreAIError, OSError) as exc:
+                store.write_failed(exc)
+            except Exception:  # a bug, not the disk: said loudly, never kills the writer thread
                 log.exception("mod {}: storage write failed", store.mod)
         return written
 

@@ -139,3 +139,35 @@ def test_every_acknowledged_storage_write_older_than_a_second_survives_kill_9(sa
             f"round {round_}: writes acknowledged over {DURABLE_WITHIN_S} s before kill -9 were lost "
             f"(mod: (acknowledged, on disk)): {lost}"
         )
+
+
+def test_a_failed_write_is_said_and_retried_until_it_lands(saves_dir: Path) -> None:
+    """The disk refuses (``mod_storage`` became a file, not a folder): the line that stored a value says it
+    is not on disk yet, the mod's next storage call tells the player why, nothing is lost from memory, and
+    the writer thread retries until the disk takes it."""
+    sys.path.insert(0, str(Path(__file__).parent))
+    from lua_fakehost import FakeHost
+
+    from coreai.lua.manager import ModManager
+
+    folder = saves_dir / "mod_storage"
+    manager = ModManager(FakeHost(), roots=[])
+    try:
+        assert manager.execute("storage.set('k', 1)", mod="keeper").ok
+        folder.rename(saves_dir / "elsewhere")
+        folder.write_text("not a folder", encoding="utf-8")  # the disk refuses from now on
+        first = manager.execute("storage.set('k', 7); return storage.get('k')", mod="keeper")
+        assert first.ok and first.values == [7]
+        assert any(line.startswith("warn: storage is not on disk yet") for line in first.output), first.output
+        again = manager.execute("return storage.get('k')", mod="keeper")
+        assert again.values == [7]
+        assert any("storage could not be written" in line for line in again.output), again.output
+        folder.unlink()
+        (saves_dir / "elsewhere").rename(folder)  # the disk takes writes again
+        target = folder / "keeper.json"
+        deadline = time.monotonic() + 5 * DURABLE_WITHIN_S
+        while json.loads(target.read_text(encoding="utf-8")) != {"k": 7}:
+            assert time.monotonic() < deadline, "the failed write was not retried"
+            time.sleep(0.05)
+    finally:
+        manager.close()
