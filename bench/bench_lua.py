@@ -1,12 +1,21 @@
-"""Lua sandbox cost: one guarded hook call, 20 mods ticking at 60 Hz, and what the instruction hook costs.
+"""Lua sandbox cost: one guarded hook call, 20 mods ticking at 60 Hz, what the instruction hook costs, and
+the memory scratch sandboxes leave behind.
 
-Targets: a guarded hook call <= 3 us; 20 mods' on_tick well inside a 16.7 ms frame.
+Targets: a guarded hook call <= 3 us; 20 mods' on_tick well inside a 16.7 ms frame; after 600 scratch
+sandboxes of 1 MB each (16 alive at once, the default), RSS within ``SCRATCH_RSS_TARGET_MB`` of the start
+and the peak within ``SCRATCH_PEAK_TARGET_MB``. ``python -m bench.bench_lua --scratch-rss N`` measures the
+last in a fresh process and prints it as JSON (tests/lua/test_lua_scratch_limits.py runs it too).
 """
 
 from __future__ import annotations
 
+import gc
+import json
 import os
+import resource
 import statistics
+import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -21,6 +30,10 @@ from coreai.lua.sandbox import LuaSandbox
 from coreai.lua.settings import CallBudget, LuaSettings
 from coreai.lua.storage import ModStorage
 
+SCRATCH_SANDBOXES = 600  # scratch sandboxes named one after the other (an agent naming a new one per call)
+SCRATCH_HOLD = "blob = string.rep('x', 1024 * 1024) .. tostring(math.random()); return #blob"  # 1 MB each
+SCRATCH_RSS_TARGET_MB = 80.0  # RSS after them, above the start: 16 alive x ~2 MB, plus allocator slack
+SCRATCH_PEAK_TARGET_MB = 120.0  # the highest RSS on the way, above the start
 HOOK_CALLS = 100_000
 FRAMES = 600
 MODS = 20
@@ -151,6 +164,48 @@ def hook_slowdown() -> tuple[float, float, float]:
     return t_plain * 1000, t_hook / t_plain, t_sandbox / t_plain
 
 
+def _rss_mb() -> float:
+    with open("/proc/self/statm", encoding="ascii") as fh:
+        return int(fh.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+
+
+def scratch_rss(n: int = SCRATCH_SANDBOXES) -> dict[str, float]:
+    """RSS (MB) of this process before and after ``n`` scratch sandboxes of 1 MB each through
+    ``ModManager.execute`` (the console's and ``execute_lua``'s entry), and the peak; call in a fresh
+    process (``--scratch-rss``) so nothing else moves the figures. Linux only (/proc)."""
+    from loguru import logger
+
+    logger.remove()  # a log line per closed sandbox would measure the sink, not the sandboxes
+    with tempfile.TemporaryDirectory() as tmp:
+        os.environ["ARENA_SAVES_DIR"] = tmp
+        manager = ModManager(BenchHost(), roots=[])
+        for i in range(4):  # warm up the allocator and lupa's import-time state
+            manager.execute(SCRATCH_HOLD, mod=f"warm_{i}")
+        gc.collect()
+        start = _rss_mb()
+        peak = start
+        for i in range(n):
+            result = manager.execute(SCRATCH_HOLD, mod=f"scratch_{i}")
+            if not result.ok:
+                raise RuntimeError(f"scratch_{i}: {result.error}")
+            peak = max(peak, _rss_mb())
+        end = _rss_mb()
+        alive = len(manager.diagnostics()["consoles"])
+        manager.close()
+    max_rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux
+    return {"sandboxes": n, "alive": alive, "start_mb": start, "end_mb": end,
+            "peak_mb": max(peak, max_rss)}  # fmt: skip
+
+
+def scratch_rss_in_child(n: int = SCRATCH_SANDBOXES) -> dict[str, float]:
+    out = subprocess.run(
+        [sys.executable, "-m", "bench.bench_lua", "--scratch-rss", str(n)],
+        capture_output=True, text=True, check=True, timeout=300,
+    )  # fmt: skip
+    data: dict[str, float] = json.loads(out.stdout.strip().splitlines()[-1])
+    return data
+
+
 def main() -> None:
     print("\n== Lua sandbox (lupa.lua54, one core) ==")
     previous = os.environ.get("ARENA_SAVES_DIR")
@@ -175,7 +230,17 @@ def main() -> None:
     print(f"{'tight loop (3M iterations) without a hook':<52} {loop_ms:>9.1f} ms")
     print(f"{'  slowdown with a count hook every 1000 instr.':<52} {hook_ratio:>10.2f} x")
     print(f"{'  slowdown in the full sandbox (hook + deadline)':<52} {sandbox_ratio:>10.2f} x")
+    if sys.platform.startswith("linux"):
+        mem = scratch_rss_in_child()
+        above, peak = mem["end_mb"] - mem["start_mb"], mem["peak_mb"] - mem["start_mb"]
+        n, alive = int(mem["sandboxes"]), int(mem["alive"])
+        print(f"{f'RSS after {n} scratch sandboxes of 1 MB ({alive} alive)':<52} {above:>+9.1f} MB  "
+              f"<= {SCRATCH_RSS_TARGET_MB:g} MB above start ({mem['start_mb']:.0f} MB)")  # fmt: skip
+        print(f"{'  peak RSS on the way':<52} {peak:>+9.1f} MB  <= {SCRATCH_PEAK_TARGET_MB:g} MB above start")
 
 
 if __name__ == "__main__":
-    main()
+    if sys.argv[1:2] == ["--scratch-rss"]:
+        print(json.dumps(scratch_rss(int(sys.argv[2]))))
+    else:
+        main()

@@ -4,7 +4,10 @@
 holds recent chat turns for conversational roles; past ``compact_after`` entries the older ones are folded
 deterministically into ``summary`` (``coreai.history``). Every change is written with
 ``coreai.persist.atomic_write_json``; a file that does not parse or validate is quarantined to
-``*.corrupt-<time>`` and the role starts clean (``last_error(role)`` says what happened), never a crash.
+``*.corrupt-<time>`` (never a crash), and what can still be read from it is kept, as ``runs.json`` and
+``mod_settings.json`` do: an unknown key (a newer game's, a hand edit) or one bad field costs only itself,
+a bad history turn only that turn (``salvage_record``); the role starts clean only when nothing parses.
+``last_error(role)`` says what happened.
 Only visible text is ever stored here: callers pass content, never reasoning.
 """
 
@@ -16,12 +19,12 @@ import time
 from pathlib import Path
 
 from loguru import logger
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from coreai.errors import CorruptSaveError, PersistenceError
 from coreai.history import HistoryEntry, compact_history
 from coreai.paths import saves_root
-from coreai.persist import atomic_write_json, read_model
+from coreai.persist import atomic_write_json, loads_json, read_model
 from coreai.settings import ROLE_PATTERN, MemorySettings
 
 _log = logger.bind(feature="agents")
@@ -73,9 +76,22 @@ class MemoryStore:
         except FileNotFoundError:
             return AgentMemoryRecord(role=role)
         except CorruptSaveError as exc:  # unreadable, too deep, or invalid: moved aside, never overwritten
-            self._errors[role] = str(exc)
-            _log.warning("memory of {} was corrupt and starts clean: {}", role, exc)
-            return AgentMemoryRecord(role=role)
+            salvaged = salvage_record(Path(exc.quarantined_to), role) if exc.quarantined_to else None
+            if salvaged is None:
+                self._errors[role] = str(exc)
+                _log.warning("memory of {} was corrupt and starts clean: {}", role, exc)
+                return AgentMemoryRecord(role=role)
+            record, dropped = salvaged
+            self._errors[role] = (
+                f"{exc}; kept what could be read ({len(record.memory)} characters of notes, "
+                f"{len(record.history)} chat turns), dropped: {', '.join(dropped) or 'nothing'}"
+            )
+            _log.warning("memory of {} was invalid: {}", role, self._errors[role])
+            try:  # back in place at once, so the next start reads it without the quarantine
+                atomic_write_json(path, record.model_dump(mode="json"))
+            except PersistenceError as write_exc:
+                _log.warning("memory of {} could not be rewritten: {}", role, write_exc)
+            return record
         if record.role != role:
             record = record.model_copy(update={"role": role})
         return record
@@ -147,3 +163,50 @@ class MemoryStore:
             record = self.load(role).model_copy(deep=True)
             record.history, record.summary = [], ""
             self._save(record)
+
+
+def salvage_record(path: Path, role: str) -> tuple[AgentMemoryRecord, list[str]] | None:
+    """What can still be read from the quarantined memory file ``path``: every known field that validates
+    on its own, and every history turn that does (unknown keys inside a turn dropped); with what was
+    dropped. None when the file does not parse to a JSON object."""
+    try:
+        data = loads_json(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError):
+        return None
+    if not isinstance(data, dict):
+        return None
+    fields = AgentMemoryRecord.model_fields
+    kept: dict[str, object] = {}
+    dropped: list[str] = []
+    for key, value in data.items():
+        if key == "role":
+            continue  # the file's name says whose it is
+        if key not in fields:
+            dropped.append(f"unknown key '{key}'")
+            continue
+        if key == "history" and isinstance(value, list):
+            turns, bad = _salvage_turns(value)
+            kept[key] = turns
+            if bad:
+                dropped.append(f"{bad} unreadable history turn(s)")
+            continue
+        try:
+            AgentMemoryRecord.model_validate({"role": role, key: value})
+        except ValidationError:
+            dropped.append(f"invalid '{key}'")
+            continue
+        kept[key] = value
+    return AgentMemoryRecord.model_validate({**kept, "role": role}), dropped
+
+
+def _salvage_turns(raw: list[object]) -> tuple[list[HistoryEntry], int]:
+    known = HistoryEntry.model_fields
+    turns: list[HistoryEntry] = []
+    for item in raw:
+        try:
+            if not isinstance(item, dict):
+                raise ValueError("not an object")
+            turns.append(HistoryEntry.model_validate({k: v for k, v in item.items() if k in known}))
+        except ValueError:  # ValidationError is a ValueError
+            continue
+    return turns, len(raw) - len(turns)

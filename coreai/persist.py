@@ -168,14 +168,24 @@ def read_model(path: Path, model: type[M]) -> M:
         raise CorruptSaveError(str(path), f"{why}; moved to {moved.name}", str(moved), reason=why) from None
 
 
-def clean_stale_tmp(folder: Path, *, older_than_s: float = 0.0, recursive: bool = False) -> int:
-    """Delete the ``.<name>.<random>.tmp`` files killed writes left in ``folder``; returns how many."""
+# exactly what ``atomic_write_bytes`` leaves: ``tempfile.mkstemp`` adds 8 of [a-z0-9_] between name and suffix
+ATOMIC_TMP_NAME = re.compile(r"^\..+\.[a-z0-9_]{8}" + re.escape(TMP_SUFFIX) + "$")
+
+
+def clean_stale_tmp(
+    folder: Path, *, older_than_s: float = 0.0, recursive: bool = False, exact: bool = False
+) -> int:
+    """Delete the ``.<name>.<random>.tmp`` files killed writes left in ``folder``; returns how many.
+    ``recursive`` looks in subfolders too (never through a symlink); ``exact`` removes only names of
+    exactly ``atomic_write_bytes``' shape, for folders a person also edits (a mod's)."""
     if not folder.is_dir():
         return 0
     removed = 0
     cutoff = time.time() - older_than_s
     pattern = "**/.*" + TMP_SUFFIX if recursive else ".*" + TMP_SUFFIX
     for tmp in folder.glob(pattern):
+        if exact and not ATOMIC_TMP_NAME.match(tmp.name):
+            continue
         try:
             if tmp.is_file() and not tmp.is_symlink() and tmp.stat().st_mtime <= cutoff:
                 tmp.unlink()

@@ -203,7 +203,8 @@ class ModBridge:
 
     # ------------------------------------------------------------------ storage
     def _storage_notice(self) -> None:
-        """A storage file that was quarantined on first read is told to the player once."""
+        """A storage file that was quarantined on first read, or a write that failed (retried), is told to
+        the player once."""
         if self.storage.warning:
             text, self.storage.warning = self.storage.warning, None
             self.log.system("warn", f"storage: {text}")

@@ -1,7 +1,8 @@
 """One-off Lua (backtick console, the agents' ``execute_lua``, Programmer attempts) in scratch sandboxes.
 
 A scratch sandbox is a mod without files: the full Mod API, its own log and storage, state kept between
-lines. ``run`` turns one execution into an ``ExecResult`` and never raises. A scratch sandbox that hit the
+lines. ``run`` turns one execution into an ``ExecResult`` and never raises; a line that changed storage
+answers only once the change is on disk (``ModStorage.save_now``). A scratch sandbox that hit the
 memory cap is rebuilt for the next line, so a memory hog cannot wedge the console.
 
 Scratch sandboxes are bounded together, not only one by one (a client naming 400 of them held 544 MB):
@@ -160,12 +161,17 @@ class Console:
                 slot.sandbox, slot.bridge = None, None
         else:
             lg.debug("execute in {} ok ({} instructions)", slot.name, out.instructions)
+        output = [f"{e.level}: {e.message}" for e in entries if e.level in ("print", "warn", "report")]
+        if slot.storage.dirty:  # the caller is told "stored" only once it is on disk
+            unsaved = slot.storage.save_now()
+            if unsaved is not None:
+                output.append(f"warn: storage is not on disk yet (retrying): {unsaved}")
         return ExecResult(
             ok=fault is None,
             mod=slot.name,
             trace_id=trace_id,
             values=out.values,
-            output=[f"{e.level}: {e.message}" for e in entries if e.level in ("print", "warn", "report")],
+            output=output,
             reports=[e.message for e in entries if e.level == "report"],
             error=fault.describe() if fault else None,
             error_kind=fault.kind if fault else None,

@@ -47,6 +47,7 @@ from coreai.lua.storage import clean_storage_folder
 from coreai.lua.supervisor import Supervisor
 from coreai.lua.versions import VersionInfo, VersionStore
 from coreai.paths import saves_root, shipped_dir, user_mods_dir
+from coreai.persist import clean_stale_tmp
 from coreai.version import __version__ as GAME_VERSION
 
 log = logger.bind(feature="lua", trace_id=None)
@@ -76,6 +77,8 @@ class ModManager:
         self.roots = [Path(r) for r in roots] if roots is not None else [shipped_mods, self.user_root]
         self._clock = clock
         clean_storage_folder()  # a write killed mid-way left a .tmp: gone at the next start
+        clean_stale_tmp(self.user_root, recursive=True, exact=True)  # the same in the mods the game writes
+        clean_stale_tmp(saves_root() / "mod_exports", exact=True)  # and in the exports it wrote
         self._state = StateCache(host)
         self.versions = VersionStore(max_versions=self.settings.max_versions)
         self.prefs = PrefsFile()
@@ -84,8 +87,6 @@ class ModManager:
         self._reg = ModRegistry(self.roots, self.user_root, self.settings, self._sup, self.prefs)
         self._slots = self._reg.slots
         self._rr = 0
-        self._next_flush = 0.0
-        self._flush_i = 0
         self._pending: deque[tuple[str, tuple[Any, ...]]] = deque(maxlen=1024)
         self._frame_ms: deque[float] = deque(maxlen=600)
 
@@ -313,7 +314,7 @@ class ModManager:
 
     def tick(self, dt: float) -> None:
         """Advance on_tick/timers (at most ``tick_hz`` per mod, ``frame_budget_ms`` per frame), promote
-        clean versions, poll one mod folder for changes, flush storage. Never raises."""
+        clean versions, poll one mod folder for changes. Never raises."""
         try:
             if self._busy():  # called back from inside mod code: this frame's Lua already runs
                 return
@@ -323,13 +324,7 @@ class ModManager:
             self._run_ticks(step if math.isfinite(step) and step > 0 else 0.0)
             now = self._clock()
             self._sup.promote([s for s in self._slots.values() if s.running])
-            self._reg.poll(now)
-            if now >= self._next_flush:  # one dirty store per flush: each write is fsync'd
-                self._next_flush = now + 0.25
-                dirty = [s for s in (*self._slots.values(), *self._console.slots.values()) if s.storage.dirty]
-                if dirty:
-                    self._flush_i += 1
-                    dirty[self._flush_i % len(dirty)].storage.flush()
+            self._reg.poll(now)  # storage is written by its own thread (coreai.lua.storage.StorageWriter)
         except Exception:
             log.exception("mod tick failed")
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import tempfile
 import zipfile
 import zlib
 from collections.abc import Mapping
@@ -10,17 +12,22 @@ from pathlib import Path
 from coreai.errors import ModError
 from coreai.lua.manifest import MANIFEST, TEXT_SUFFIXES, ModBundle, is_safe_relpath
 from coreai.lua.settings import LuaSettings
-from coreai.persist import atomic_write_text
+from coreai.persist import TMP_SUFFIX, atomic_write_text
 
 
 def write_zip(bundle: ModBundle, dest: Path) -> Path:
     """``dest`` holds ``<name>/<file>`` for every file of the bundle."""
     dest.parent.mkdir(parents=True, exist_ok=True)
-    tmp = dest.with_name(dest.name + ".tmp")
-    with zipfile.ZipFile(tmp, "w", compression=zipfile.ZIP_DEFLATED) as zf:
-        for rel, text in bundle.files.items():
-            zf.writestr(f"{bundle.name}/{rel}", text)
-    tmp.replace(dest)
+    # named like atomic_write_bytes' temporary files, so a killed export is cleaned at the next start
+    fd, name = tempfile.mkstemp(prefix=f".{dest.name}.", suffix=TMP_SUFFIX, dir=dest.parent)
+    tmp = Path(name)
+    try:
+        with os.fdopen(fd, "wb") as fh, zipfile.ZipFile(fh, "w", compression=zipfile.ZIP_DEFLATED) as zf:
+            for rel, text in bundle.files.items():
+                zf.writestr(f"{bundle.name}/{rel}", text)
+        tmp.replace(dest)
+    finally:
+        tmp.unlink(missing_ok=True)
     return dest
 
 
@@ -46,7 +53,8 @@ def _central_directory(path: Path) -> tuple[int, int]:
 
 
 def read_zip(path: Path, settings: LuaSettings) -> dict[str, str]:
-    """The files of a mod archive; one top folder is stripped. Unsafe names and oversize data are refused.
+    """The files of a mod archive; one top folder is stripped. Unsafe names, oversize data and two entries
+    for one file (a duplicate name, or names that differ only in case) are refused.
 
     Memory stays bounded whatever the archive claims: the entry count (folders included) and the central
     directory size are checked from the end record before ``zipfile`` reads it, and every entry is
@@ -78,11 +86,20 @@ def read_zip(path: Path, settings: LuaSettings) -> dict[str, str]:
         tops = {n.split("/", 1)[0] for n in names}
         strip = len(tops) == 1 and all("/" in n for n in names)
         files: dict[str, str] = {}
+        seen: dict[str, str] = {}  # case-folded name -> the entry that had it
         total = 0
         for info in infos:
             rel = info.filename.split("/", 1)[1] if strip else info.filename
             if rel != MANIFEST and (not is_safe_relpath(rel) or not rel.endswith(TEXT_SUFFIXES)):
                 raise ModError(path.name, f"archive entry {info.filename!r} is not allowed")
+            first = seen.get(rel.casefold())
+            if first is not None:
+                if first == info.filename:
+                    why = f"archive has two entries named {info.filename!r}"
+                else:
+                    why = f"entries {first!r} and {info.filename!r} are one file on a case-insensitive disk"
+                raise ModError(path.name, f"{why}; refused, as either copy could silently win")
+            seen[rel.casefold()] = info.filename
             data = _inflate(zf, info, settings.max_file_bytes, path.name)
             total += len(data)
             if total > settings.max_mod_bytes:

@@ -85,13 +85,13 @@ class LuaSandbox:
         # the timer budget shared with the manager's other sandboxes (its own, alone, when none is given)
         self._timers = timers if timers is not None else TimerPool(settings.max_timers_total)
         try:
-            self._lua = lua54.LuaRuntime(
+            lua = lua54.LuaRuntime(
                 register_eval=False,
                 register_builtins=False,
                 unpack_returned_tuples=True,
                 max_memory=settings.max_memory_mb * MIB,
             )
-            lua = self._lua
+            self._lua: Any = lua  # None once closed
             cfg = lua.table_from(
                 {
                     "hook_step": settings.hook_step,
@@ -217,7 +217,7 @@ class LuaSandbox:
     def to_lua(self, value: Any) -> Any:
         """A plain Lua value or a fresh Lua table holding a copy of ``value``."""
         plain = to_plain(value)
-        if isinstance(plain, dict | list):
+        if isinstance(plain, dict | list) and self._lua is not None:
             return self._lua.table_from(plain, recursive=True)
         return plain
 
@@ -241,7 +241,7 @@ class LuaSandbox:
 
     @property
     def memory_used(self) -> int:
-        return int(self._lua.get_memory_used() or 0)
+        return int(self._lua.get_memory_used() or 0) if self._lua is not None else 0
 
     @property
     def timer_count(self) -> int:
@@ -251,10 +251,17 @@ class LuaSandbox:
             return 0
 
     def close(self) -> None:
+        """Drop the Lua state now. The state holds the bridge's callables and the bridge holds ``to_lua``
+        (this object): a cycle through C that Python's collector cannot see, so without this a closed
+        sandbox's memory stayed until a full collection happened to run."""
+        if self.closed:
+            return
         self.closed = True
         self._timers.drop(id(self))
         self._kit = None
         self._r_hook = self._r_tick = self._r_exec = self._r_gc = self._r_has = None
+        self._timer_count = lambda: 0
+        self._lua = None  # the last reference: lua_close runs here and frees every Lua allocation
 
     # ------------------------------------------------------------------ fault mapping
     def _fault(self, r: tuple[Any, ...], budget: CallBudget) -> Fault:

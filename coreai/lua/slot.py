@@ -172,7 +172,7 @@ class ModSlot:
         if self.sandbox is not None:
             self.sandbox.close()
         self.sandbox, self.bridge = None, None
-        self.storage.flush()
+        self.storage.save_now()
         return fault
 
     # ------------------------------------------------------------------ guarded calls

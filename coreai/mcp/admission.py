@@ -10,7 +10,8 @@ rebinding, so every HTTP request passes these layers in this order before the SD
    drift into an OAuth flow; the server speaks bearer tokens only)
 5. a request with a body is not JSON (Content-Type)                  -> 415  (no-preflight text/plain POST)
 6. ``Authorization: Bearer <token>`` missing or wrong (constant time) -> 401  (any other local process)
-7. the body is over the cap (Content-Length, or bytes streamed)      -> 413
+7. the body is over the cap (Content-Length, or bytes streamed)      -> 413  (the rest of the body is read
+   and dropped first, bounded, so a client still sending reads the answer, not a connection reset)
 8. any method but POST on the endpoint (``GET /mcp``)                -> 405  (no server-initiated SSE stream)
 9. the body is not JSON-RPC 2.0 (``rpcbody.check_body``: bounded-depth parse, id types)
                                                                      -> 400  (-32700 / -32600 error answer)
@@ -23,6 +24,8 @@ scopes (lifespan) pass straight through.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import hmac
 import json
 import time
@@ -38,6 +41,8 @@ _log = logger.bind(feature="mcp", trace_id="-")
 BODY_METHODS = frozenset({"POST", "PUT", "PATCH"})
 JSON_TYPES = ("application/json",)
 REFUSAL_LOG_EVERY_S = 10.0
+DRAIN_MAX_BYTES = 64 * 1024 * 1024  # an over-cap body up to this size is read and dropped before the 413
+DRAIN_MAX_S = 10.0  # ... for at most this long (a slower or bigger one may still see a reset)
 
 
 def allowed_hosts(port: int) -> list[str]:
@@ -128,6 +133,9 @@ class AdmissionMiddleware:
             return
         declared = headers.get("content-length")
         if declared is not None and declared.isdigit() and int(declared) > self.max_body_bytes:
+            expects = "100-continue" in headers.get("expect", "").lower()  # then the body never comes
+            if not expects and int(declared) <= DRAIN_MAX_BYTES:
+                await _drain(receive)
             await self._refuse(send, 413, f"body over {self.max_body_bytes} bytes (declared {declared})")
             return
         buffered = await self._buffer(receive)
@@ -164,7 +172,8 @@ class AdmissionMiddleware:
         return hmac.compare_digest(value.strip().encode("utf-8"), self._token)
 
     async def _buffer(self, receive: Receive) -> tuple[bytes, bool] | None:
-        """The whole body, counting streamed bytes: (body, client_disconnected); None if over the cap."""
+        """The whole body, counting streamed bytes: (body, client_disconnected); None if over the cap (the
+        rest of the body then read and dropped)."""
         chunks: list[bytes] = []
         size = 0
         while True:
@@ -174,6 +183,8 @@ class AdmissionMiddleware:
             chunk = message.get("body", b"")
             size += len(chunk)
             if size > self.max_body_bytes:
+                if message.get("more_body", False):
+                    await _drain(receive)  # the rest, so the client reads the 413 (see _drain)
                 return None
             chunks.append(chunk)
             if not message.get("more_body", False):
@@ -205,6 +216,22 @@ class AdmissionMiddleware:
         ]
         await send({"type": "http.response.start", "status": status, "headers": headers})
         await send({"type": "http.response.body", "body": body, "more_body": False})
+
+
+async def _drain(receive: Receive) -> None:
+    """Read and drop the rest of an over-cap body (at most ``DRAIN_MAX_BYTES`` for ``DRAIN_MAX_S``) before
+    the 413. A server that answers and closes while the client is still sending makes the kernel reset the
+    connection, and the client reads the reset instead of the answer (a 5 MB body did)."""
+    dropped = 0
+    with contextlib.suppress(TimeoutError):
+        async with asyncio.timeout(DRAIN_MAX_S):
+            while dropped <= DRAIN_MAX_BYTES:
+                message = await receive()
+                if message["type"] != "http.request":
+                    return
+                dropped += len(message.get("body", b""))
+                if not message.get("more_body", False):
+                    return
 
 
 def _headers(scope: Scope) -> dict[str, str]:

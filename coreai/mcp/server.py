@@ -44,6 +44,7 @@ from coreai.mcp.token import (
     store_stable_token,
 )
 from coreai.mcp.tools import build_tools, refresh
+from coreai.mcp.transport import HeaderDeadlineH11
 from coreai.tools.base import Tool
 
 MCP_PATH = "/mcp"
@@ -232,6 +233,7 @@ class McpServerThread:
             lifespan="on",
             timeout_graceful_shutdown=3,
             ws="none",
+            http=HeaderDeadlineH11,  # closes connections that never finish their headers
         )
         self._server = uvicorn.Server(config)
         self._thread = threading.Thread(

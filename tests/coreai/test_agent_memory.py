@@ -106,3 +106,39 @@ def test_memory_tool_writes_what_the_next_prompt_shows(saves_dir: Path):
     assert memory_sections == ["## Memory\nplayer loves tanks"]
     first_sections = [m.content for m in stub.requests[0].messages if m.content.startswith("## Memory")]
     assert first_sections == ["## Memory\n(empty)"]
+
+
+def test_one_unknown_key_costs_only_itself_the_notes_reach_the_next_prompt(saves_dir: Path):
+    """Issue 38 item 2: a memory file with one unknown key (a newer game's, a hand edit) was quarantined
+    whole and every note was gone. Now the file is still moved aside (nothing is overwritten), the known
+    fields and every readable chat turn come back, the agent's next prompt shows the notes, and the file is
+    rewritten so the next start reads it cleanly."""
+    folder = saves_dir / "agent_memory"
+    folder.mkdir(parents=True)
+    turns = [
+        {"role": "user", "content": "which weapon?"},
+        {"role": "assistant", "content": "the lance", "emotion": "smug"},  # unknown key in a turn
+        {"role": "narrator", "content": "a bad turn"},  # a turn that cannot be read
+    ]
+    notes = "player loves tanks\nhates spitters"
+    summary = "## Conversation Summary\n- Player: hi"
+    raw = {"version": 1, "role": "Creator", "memory": notes, "summary": summary, "history": turns,
+           "mood": "grumpy"}  # fmt: skip
+    (folder / "Creator.json").write_text(json.dumps(raw), encoding="utf-8")
+
+    store = MemoryStore()
+    stub = StubLlmClient(["Planning."])
+    Orchestrator(stub, tools=[memory_tool(store)], memory=store).run(AiTaskRequest(role="Creator", hint="go"))
+    shown = [m.content for m in stub.requests[0].messages if m.content.startswith("## Memory")]
+    assert shown == [f"## Memory\n{notes}"]
+    summary, history = store.history("Creator")
+    assert summary == raw["summary"]
+    assert history == [HistoryEntry(role="user", content="which weapon?"),
+                       HistoryEntry(role="assistant", content="the lance")]  # fmt: skip
+    why = store.last_error("Creator") or ""
+    assert "unknown key 'mood'" in why and "1 unreadable history turn" in why, why
+    (moved,) = folder.glob("Creator.json.corrupt-*")  # the original bytes stay, moved aside
+    assert json.loads(moved.read_text(encoding="utf-8")) == raw
+    again = MemoryStore()  # the next start: the rewritten file reads cleanly, no second quarantine
+    assert again.memory("Creator") == notes and again.last_error("Creator") is None
+    assert len(list(folder.glob("Creator.json.corrupt-*"))) == 1

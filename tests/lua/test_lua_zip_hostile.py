@@ -128,3 +128,25 @@ def test_a_symlinked_mod_folder_is_never_written_through(
     with pytest.raises(ModError):
         manager.import_mod({"mod.toml": MANIFEST.format(name="real"), "main.lua": "--", "sub/x.lua": "--"})
     assert sorted(p.name for p in outside.iterdir()) == ["precious.lua"]
+
+
+@pytest.mark.filterwarnings("ignore:Duplicate name")  # zipfile warns while writing the hostile archive
+@pytest.mark.parametrize(
+    ("second", "said"),
+    [("dup/main.lua", "two entries named 'dup/main.lua'"), ("dup/MAIN.lua", "case-insensitive disk")],
+    ids=["same_name", "same_name_but_case"],
+)
+def test_an_archive_with_two_entries_for_one_file_is_refused(
+    tmp_path: Path, manager: ModManager, second: str, said: str
+) -> None:
+    """Issue 38 item 4: an archive with ``main.lua`` twice was accepted and the second copy silently won."""
+    path = tmp_path / "dup.zip"
+    with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED) as zf:
+        zf.writestr("dup/mod.toml", MANIFEST.format(name="dup"))
+        zf.writestr("dup/main.lua", "report('first copy')")
+        zf.writestr(second, "report('second copy')")
+    with pytest.raises(ModError) as refused:
+        manager.import_mod(path)
+    message = str(refused.value)
+    assert "dup.zip" in message and said in message, message
+    assert "dup" not in manager.list_mods() and not (manager.user_root / "dup").exists()
