@@ -71,7 +71,7 @@ class Reader:
 
     def __init__(self, seed: int, tuning: Tuning) -> None:
         self.t = tuning
-        self.telemetry = Telemetry()
+        self.telemetry = Telemetry(tuning.plan.threat_hp)
         self.intensity = IntensityTracker()
         self.pacing = Pacing(seed, tuning.pacing)
         self.feet = Feet()

@@ -3,7 +3,8 @@ tick's ``PlayerRead`` and returns an ``Adjustment``; none touches the spawner, t
 crowd itself. The director's act stage (``act.py``) applies them.
 
 - **Grace**: until the player first moves or fires (reading the controls, looking around), for at most
-  ``[danger] grace_max_s``: nothing spawns past the presence floor, and hits land at ``grace_factor``. A player who starts at once, as every bot does, never sees it.
+  ``[danger] grace_max_s``: nothing spawns past the presence floor, and hits land at ``grace_factor``. A
+  player who starts at once, as every bot does, never sees it.
 - **Rescue** (a second wind): under ``[rescue] hp`` of the bar, for a player who has acted, shove the crowd
   out, clear its shots and drop ``supply``, paid from a few charges a run (``charges``, one more every
   ``recharge_waves`` waves). A decision only changes what spawns next; the crowd already on the player is

@@ -8,7 +8,11 @@ preset overlaid):
    bar lost in 15 s. Danger comes down first (the ``danger`` knob, elites, toughness, tier, the ranged
    share of the mix) in a ``hold``: the crowd's size stays; once danger is at its lowest, ``ease_off``
    lowers pressure too. Health drops rise, and under ``[danger] prey_hp`` the plan drops ``supply``.
-2. **Under-challenged** (HP at least ``[danger] hp_full``, under ``raise_damage_15s`` of a bar lost in 15 s
+2. **Threat**: no real danger (HP under ``threat_hp``) for ``threat_every_s`` and HP at least ``[danger]
+   hp_full``: a peak that threatens, for every player, the strong included. Danger back to 1, then pressure
+   past the skill ceiling to its top, then the levers past pressure. After the close call the recovery
+   above eases it again: the run rises and falls, and a player can lose.
+3. **Under-challenged** (HP at least ``[danger] hp_full``, under ``raise_damage_15s`` of a bar lost in 15 s
    and under ``raise_damage_60s`` in 60 s: what
    the player suffers, not the intensity the director steers): after ``peak_due_s`` of Build Up without a
    peak (and as long since the last spike), ``spike`` with ``surround`` (a ring from every side) or
@@ -17,7 +21,7 @@ preset overlaid):
    level allow (``pressure_ceiling``), then, for a player rated ``escalate_skill``, the levers past
    pressure, one a decision: danger above 1 (harder, faster hits) to its top, then ``tier`` (more and
    later kinds, sooner: threat that adds kills), then toughness and elites in turn.
-3. Otherwise ``hold``.
+4. Otherwise ``hold``.
 """
 
 from __future__ import annotations
@@ -88,6 +92,8 @@ def _choose(s: DirectorSituation, t: Tuning) -> tuple[Move, str]:
     if move is not Move.HOLD:
         return move, reason
     snap, p, k = s.snapshot, t.plan, s.knobs
+    if snap.seconds_since_low >= p.threat_every_s and snap.hp_fraction >= t.danger.hp_full:
+        return _threaten(s, t)
     if snap.hp_fraction < t.danger.hp_full or snap.damage_15s >= p.raise_damage_15s:
         return Move.HOLD, f"{snap.hp_fraction:.0%} HP, {snap.damage_15s:.0%} of a bar lost in 15s: hold"
     if snap.damage_60s >= p.raise_damage_60s:
@@ -104,6 +110,18 @@ def _choose(s: DirectorSituation, t: Tuning) -> tuple[Move, str]:
     if snap.skill >= p.escalate_skill:
         return Move.ESCALATE, f"pressure at its ceiling {ceiling:.2f}, skill {snap.skill:.2f}: {ESCALATE}"
     return Move.HOLD, f"under-challenged, but pressure {k.pressure:.2f} is at the ceiling {ceiling:.2f}"
+
+
+def _threaten(s: DirectorSituation, t: Tuning) -> tuple[Move, str]:
+    """No real danger for ``threat_every_s``: a peak that threatens, for every player. Danger back to 1,
+    then pressure past the skill ceiling to its top, then the levers past pressure, one a decision."""
+    k = s.knobs
+    why = f"no real danger for {s.snapshot.seconds_since_low:.0f}s"
+    if k.danger < 1.0:
+        return Move.DANGER_UP, f"{why}: {DANGER_FIRST}"
+    if k.pressure < KNOB["pressure"].hi:
+        return Move.RAISE, f"{why}: pressure up"
+    return Move.ESCALATE, f"{why}: {ESCALATE}"
 
 
 def _recover(s: DirectorSituation, t: Tuning) -> tuple[Move, str]:

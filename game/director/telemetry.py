@@ -45,6 +45,7 @@ class GameSessionSnapshot(BaseModel):
     max_hp: float = Field(100.0, gt=0)
     deaths: int = Field(0, ge=0)
     seconds_since_death: float = Field(NEVER, ge=0, description=f"{NEVER:g} = never died")
+    seconds_since_low: float = Field(0.0, ge=0, description="since HP was last in real danger (or the start)")
     damage_5s: float = Field(0.0, ge=0)
     damage_15s: float = Field(0.0, ge=0)
     damage_30s: float = Field(0.0, ge=0)
@@ -66,7 +67,9 @@ class GameSessionSnapshot(BaseModel):
 class Telemetry:
     """Ring-buffered per-tick accounting; ``engaged`` and ``hp_fraction`` are refreshed every tick."""
 
-    def __init__(self) -> None:
+    def __init__(self, low_mark: float = 0.4) -> None:
+        self.low_mark = low_mark  # HP share under which the player was last "in real danger"
+        self.last_low_time = 0.0  # game time the HP was last under ``low_mark`` (the run's start if never)
         self._buckets = np.zeros((_ROWS, N_BUCKETS), dtype=np.float64)
         self._cursor = 0
         self._ticks_in_bucket = 0
@@ -110,6 +113,8 @@ class Telemetry:
         p = world.player
         self.max_hp = p.stats.max_hp
         self.hp_fraction = p.hp_fraction
+        if self.hp_fraction < self.low_mark:
+            self.last_low_time = world.time
         en = world.enemies
         if en.n:
             dx = en.view("x") - p.x
@@ -188,6 +193,7 @@ class Telemetry:
             max_hp=round(max_hp, 2),
             deaths=world.stats.deaths,
             seconds_since_death=_since(now, self.last_death_time),
+            seconds_since_low=round(max(0.0, now - self.last_low_time), 2),
             damage_5s=round(self.window_sum(_DAMAGE, 5) / max_hp, 4),
             damage_15s=round(self.window_sum(_DAMAGE, 15) / max_hp, 4),
             damage_30s=round(self.window_sum(_DAMAGE, 30) / max_hp, 4),

@@ -124,6 +124,8 @@ class Plan(_Section):
     ceiling_pressure: tuple[float, float]
     level_cap: tuple[float, float]
     escalate_skill: float = Field(ge=0, le=1)
+    threat_hp: float = Field(gt=0, lt=1)
+    threat_every_s: float = Field(gt=0)
 
     @model_validator(mode="after")
     def _ranges(self) -> Plan:
