@@ -58,6 +58,9 @@ MAX_STEPS_PER_FRAME = 8
 SIM_BUDGET_S = 0.1
 MAX_FRAME_DT = 0.25
 DEATH_DELAY_S = 1.6
+# An MCP agent's step in a frozen game runs as fast as the simulation allows: ticks for this long, then one
+# frame is drawn (the last tick's) and the calls are served, then on. Effects and sound skip those ticks.
+AGENT_STEP_SLICE_S = 0.2
 
 
 class ArenaView(AppView):
@@ -159,6 +162,8 @@ class ArenaView(AppView):
         if play is not None and not play.may_tick(world):
             self._acc = 0.0  # frozen: no backlog builds up while the agent thinks
             return 0
+        if play is not None and play.clock.frozen and play.stepping():
+            return self._agent_step(world, play)
         speed = 1.0 if play is None else play.clock.speed
         most = MAX_STEPS_PER_FRAME * max(1, math.ceil(speed))
         self._acc += min(dt, MAX_FRAME_DT) * speed
@@ -192,12 +197,30 @@ class ArenaView(AppView):
             self._acc = 0.0
         return steps
 
-    def _on_events(self, world: World, events: list[ev.Event]) -> None:
+    def _agent_step(self, world: World, play: PlayController) -> int:
+        """A frozen game's step: ticks as fast as the simulation allows for one slice (game time does not
+        follow the frame clock), the same input path, then back to draw the last tick."""
+        self._acc = 0.0
+        steps = 0
+        started = time.perf_counter()
+        while play.may_tick(world) and world.phase == "playing":
+            inp = self.bot.act(world) if self.bot is not None else play.sample(world, self.rig.to_world)
+            events = world.step(inp)
+            steps += 1
+            self._on_events(world, events, visuals=False)
+            for hook in list(self.tick_hooks):
+                self._call_hook(hook, world, events)
+            if time.perf_counter() - started > AGENT_STEP_SLICE_S:
+                break
+        return steps
+
+    def _on_events(self, world: World, events: list[ev.Event], *, visuals: bool = True) -> None:
         if not events:
             return
         assert self.scene is not None and self.hud is not None
-        self.scene.effects.on_events(events, world)
-        self.app.audio.on_events(events, world.prefabs.is_boss)
+        if visuals:
+            self.scene.effects.on_events(events, world)
+            self.app.audio.on_events(events, world.prefabs.is_boss)
         for e in events:
             if isinstance(e, ev.Dashed):
                 self.input.dashed()
@@ -350,13 +373,13 @@ class ArenaView(AppView):
         self.input.release(symbol)
 
     def on_mouse_motion(self, x: int, y: int, dx: int, dy: int) -> None:
-        self.input.mouse = (float(x), float(y))
+        self.input.point(x, y)
 
     def on_mouse_drag(self, x: int, y: int, dx: int, dy: int, buttons: int, modifiers: int) -> None:
-        self.input.mouse = (float(x), float(y))
+        self.input.point(x, y)
 
     def on_mouse_press(self, x: int, y: int, button: int, modifiers: int) -> None:
-        self.input.mouse = (float(x), float(y))
+        self.input.point(x, y)
         if button == arcade.MOUSE_BUTTON_LEFT and not self.paused:
             self.input.mouse_down = True
 
