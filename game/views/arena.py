@@ -88,6 +88,7 @@ class ArenaView(AppView):
         self.wall_started = 0.0
         self.wall_s = 0.0  # wall-clock seconds the sim was running (for ticks/second in the summary)
         self._acc = 0.0
+        self._agent_stepped = False  # the last frame held an agent's step
         self._death_timer: float | None = None
         self._hooks_guard = HookGuard(lambda text: self.app.show_toast(text, 4.0, palette.WARN))
         self.held_by = ""  # the modal panel holding the arena this frame ("" when none)
@@ -275,8 +276,11 @@ class ArenaView(AppView):
             if not world.over:
                 self.run_frame_hooks(dt)  # answers and notices keep arriving while the game is held
             return
+        agent_step = self.play is not None and self.play.clock.frozen and self.play.stepping()
         self.step_sim(dt)
-        if world.phase == "playing" and self.app.governor.observe(dt):
+        # a frame that held an agent's step (and the one after it) is long by design: not the machine's fault
+        slow_by_design, self._agent_stepped = agent_step or self._agent_stepped, agent_step
+        if world.phase == "playing" and not slow_by_design and self.app.governor.observe(dt):
             self.app.show_toast("Effects lowered to keep the game smooth", 4.0, palette.TEXT_DIM)
         self.wall_s = time.perf_counter() - self.wall_started
         if not world.over:
