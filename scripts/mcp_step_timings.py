@@ -3,7 +3,8 @@
     python scripts/mcp_step_timings.py          # needs Xvfb for the window column (else headless only)
 
 Each game is ``python -m game [--headless] --mcp --frozen --seed 11`` (scripts/mcp_playtest.py starts it);
-the client times, from call to answer: a 60-tick step, a 600-tick step, a step to the wave's end (tick 1801),
+after a 1-tick step (the first call pays the game's warm-up), the client times, from call to answer: a
+60-tick step, a 600-tick step, a step to the wave's end (tick 1801),
 a fork at tick 150 of that run and a replay of it to its end. It prints a markdown table and the load
 average (other processes share the CPU; compare the two columns of one run only).
 """
@@ -50,6 +51,7 @@ async def _timed(c: Client, tool: str, **args: Any) -> tuple[float, dict[str, An
 async def measure(url: str) -> list[float]:
     http = httpx2.AsyncClient(headers={"Authorization": f"Bearer {TOKEN}"}, timeout=300)
     async with http, Client(streamable_http_client(url, http_client=http), cache=None) as c:
+        await _timed(c, "sim_control", action="step", ticks=1)  # the first call pays the game's warm-up
         out = [(await _timed(c, "sim_control", action="step", ticks=60))[0]]
         out.append((await _timed(c, "sim_control", action="step", ticks=600))[0])
         wall, end = await _timed(c, "sim_control", action="step_until", until_event=["wave_end"])
