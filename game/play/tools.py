@@ -45,7 +45,7 @@ Control game time. The game runs at a fixed 60 ticks per second; freeze it, then
   Every step also ends after `max_wall_s` seconds of real time (default 45; stopped: "wall_time"), and at
   the next tick when you cancel the request (stopped: "cancelled"); it answers with the ticks it did.
 - set_speed: how fast a running (thawed) game goes: 0.25 to 8 times real time; headless also 0 = as fast as
-  possible. Steps go as fast as possible headless, at this speed in a window.
+  possible. Steps go as fast as the simulation allows, in a window as headless.
 - fork: a new run from a recorded one (`run`, an id from arena://runs): its first `tick` ticks replayed
   with the recorded input, then frozen there with `director` (a mode; default the recorded one). replay:
   the same up to the recorded run's end. The answer says whether the replay was `identical` to the record.
