@@ -101,8 +101,11 @@ def _errors(c: TsClient) -> None:
 
 
 def _log_is_clean(saves: Path) -> None:
-    log = (saves / "game.err").read_text(encoding="utf-8", errors="replace")
-    assert "Traceback" not in log and " ERROR " not in log and "| ERROR" not in log, log[-3000:]
+    """No ERROR and no traceback for the client's mistakes, on the console or in the game's log file."""
+    for path in [saves / "game.err", *sorted((saves / "logs").glob("*.log"))]:
+        log = path.read_text(encoding="utf-8", errors="replace")
+        assert "Traceback" not in log and "| ERROR" not in log, f"{path.name}: {log[-3000:]}"
+    assert "unknown skill 'nope'" in (saves / "logs" / "coreai.log").read_text(encoding="utf-8")
 
 
 def test_a_2025_client_headless(tmp_path: Path) -> None:
