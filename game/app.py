@@ -390,9 +390,21 @@ def run_window(
     if on_ready is not None:
         on_ready(app)
     app.start()
+    _close_on_sigterm(window)
     try:
         arcade.run()
     finally:
         if not app.finished:
             app.finished = True
     return app.result()
+
+
+def _close_on_sigterm(window: arcade.Window) -> None:
+    """SIGTERM closes the window as the close button does (the run in progress is saved on the way out)."""
+    import signal
+    import threading
+
+    import pyglet
+
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, lambda *_: pyglet.clock.schedule_once(lambda _dt: window.close(), 0))

@@ -2,8 +2,8 @@
 
 ``saves/meta.json`` holds the earned achievements and a few lifetime counts. It is written atomically; a
 file that fails to parse or validate is quarantined (``meta.json.corrupt-<time>``) and progress starts
-clean, with a warning the game shows. Only the player's own runs count: bot demos and headless bot runs
-neither earn nor use unlocks, so bot runs stay reproducible from their seed.
+clean, with a warning the game shows. Only the player's own runs count: bot demos, headless bot runs and an
+MCP agent's (``--frozen``) runs neither earn nor use unlocks, so they stay reproducible from their seed.
 """
 
 from __future__ import annotations
@@ -121,12 +121,14 @@ def attach_meta(app: GameApp) -> MetaStore | None:
     for warning in meta.warnings:
         app.show_toast(warning, 6.0)
 
+    agent = app.options.frozen  # an MCP agent's run is the same game headless: no unlocks in or out
+
     def on_start(world: World) -> None:
-        if app.options.bot is None:
+        if app.options.bot is None and not agent:
             world.available_weapons = meta.available_weapons()
 
     def on_record(summary: RunSummary) -> None:
-        if summary.bot is not None:
+        if summary.bot is not None or agent:
             return
         for line in meta.record(summary):
             app.show_toast(f"ACHIEVEMENT  {line}", 5.0)

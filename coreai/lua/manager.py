@@ -87,6 +87,9 @@ class ModManager:
         self._reg = ModRegistry(self.roots, self.user_root, self.settings, self._sup, self.prefs)
         self._slots = self._reg.slots
         self._rr = 0
+        # False (an agent-driven game, ticked once per simulation tick): no wall-clock frame budget, so a
+        # busy CPU never defers a mod's on_tick to another tick and the same inputs give the same run
+        self.wall_budget = True
         self._pending: deque[tuple[str, tuple[Any, ...]]] = deque(maxlen=1024)
         self._frame_ms: deque[float] = deque(maxlen=600)
 
@@ -330,8 +333,8 @@ class ModManager:
 
     def _run_ticks(self, dt: float) -> None:
         running = [s for s in self._slots.values() if s.running]
-        if not running:
-            return
+        if not running or dt <= 0.0:
+            return  # no game time passed (a frame between an agent's ticks): nothing is due, the order stays
         period = 1.0 / self.settings.tick_hz
         budget_s = self.settings.frame_budget_ms / 1000.0
         for slot in running:
@@ -344,7 +347,7 @@ class ModManager:
             slot = running[(first + k) % n]
             if slot.tick_acc + 1e-9 < period or not slot.running:
                 continue
-            if time.perf_counter() - start > budget_s:
+            if self.wall_budget and time.perf_counter() - start > budget_s:
                 self._rr = (first + k) % n  # this mod goes first next frame
                 break
             acc, slot.tick_acc = slot.tick_acc, 0.0

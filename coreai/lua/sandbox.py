@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 import time
+import zlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -118,6 +119,9 @@ class LuaSandbox:
                     timers_now=lambda n: pool.report(key, n),
                 )
             )
+            # math.random starts from the mod's name, not the clock: the same inputs give the same run in
+            # every process (a fresh Lua 5.4 state seeds itself from the time and an address)
+            lua.globals().math.randomseed(zlib.crc32(name.encode("utf-8")))
             kit = lua.execute(_BOOT_SRC, cfg, py, name="=coreai-boot", mode="t")
             lua.execute(_GUARDS_SRC, kit, cfg, name="=coreai-guards", mode="t")
             meta = dict(info or {})

@@ -5,8 +5,10 @@ sends ``notifications/cancelled`` with the request's id on another POST (the SDK
 read timeout expires). ``AbandonWatch.serve`` runs the app on an already-buffered body, sets the request's
 ``CLIENT_GONE`` event on either signal, and ``MainThreadBridge`` cancels the queued call when it fires.
 
-Requests are stateless here (no session), so a cancel is matched on the JSON-RPC id alone; with two clients
-using the same id at the same moment both calls would be cancelled (each gets a clear error).
+A cancel is matched on the request's ``Mcp-Session-Id`` (a 2025-era session) and its JSON-RPC id; for
+stateless requests on the id alone, so two stateless clients using the same id at the same moment would
+both be cancelled (each gets a clear error). ``CLIENT_GONE`` reaches a call that is already running too:
+``coreai.mcp.tools`` then sets the tool's cancel event, which ends a step at its next tick.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import json
 from typing import Any
 
 from coreai.mcp.asgi import ASGIApp, Message, Receive, Scope, Send
+from coreai.mcp.dualmode import SESSION_HEADER, header
 from coreai.mcp.mainthread import CLIENT_GONE
 from coreai.persist import loads_json
 
@@ -28,10 +31,10 @@ def _rpc(body: bytes) -> dict[str, Any] | None:
     return data if isinstance(data, dict) else None
 
 
-def _key(request_id: Any) -> str | None:
+def _key(request_id: Any, session: str | None) -> str | None:
     if isinstance(request_id, bool) or not isinstance(request_id, str | int):
         return None
-    return json.dumps(request_id)
+    return json.dumps([session or "", request_id])
 
 
 class AbandonWatch:
@@ -46,15 +49,16 @@ class AbandonWatch:
     ) -> None:
         """Run ``app`` on the buffered ``body`` while watching the socket and cancel notifications."""
         rpc = _rpc(body)
+        session = header(scope, SESSION_HEADER)
         if rpc is not None and rpc.get("method") == "notifications/cancelled":
             params = rpc.get("params")
-            key = _key(params.get("requestId")) if isinstance(params, dict) else None
+            key = _key(params.get("requestId"), session) if isinstance(params, dict) else None
             for event in self._inflight.get(key or "", ()):
                 event.set()
         gone = asyncio.Event()
         if disconnected:
             gone.set()
-        key = _key(rpc.get("id")) if rpc is not None and rpc.get("method") == "tools/call" else None
+        key = _key(rpc.get("id"), session) if rpc is not None and rpc.get("method") == "tools/call" else None
         if key is not None:
             self._inflight.setdefault(key, set()).add(gone)
         reset = CLIENT_GONE.set(gone)

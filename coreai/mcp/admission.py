@@ -12,7 +12,8 @@ rebinding, so every HTTP request passes these layers in this order before the SD
 6. ``Authorization: Bearer <token>`` missing or wrong (constant time) -> 401  (any other local process)
 7. the body is over the cap (Content-Length, or bytes streamed)      -> 413  (the rest of the body is read
    and dropped first, bounded, so a client still sending reads the answer, not a connection reset)
-8. any method but POST on the endpoint (``GET /mcp``)                -> 405  (no server-initiated SSE stream)
+8. any method but POST on the endpoint (``GET /mcp``)                -> 405  (except GET / DELETE with an
+   ``Mcp-Session-Id``: a 2025-era session's update stream and its end, ``coreai.mcp.dualmode``)
 9. the body is not JSON-RPC 2.0 (``rpcbody.check_body``: bounded-depth parse, id types)
                                                                      -> 400  (-32700 / -32600 error answer)
 
@@ -39,6 +40,7 @@ from coreai.mcp.settings import is_loopback_host
 
 _log = logger.bind(feature="mcp", trace_id="-")
 BODY_METHODS = frozenset({"POST", "PUT", "PATCH"})
+SESSION_METHODS = frozenset({"GET", "DELETE"})  # a 2025-era session's update stream and its end
 JSON_TYPES = ("application/json",)
 REFUSAL_LOG_EVERY_S = 10.0
 DRAIN_MAX_BYTES = 64 * 1024 * 1024  # an over-cap body up to this size is read and dropped before the 413
@@ -121,11 +123,13 @@ class AdmissionMiddleware:
             )
             return
         if method not in BODY_METHODS:
-            if scope.get("path", "").rstrip("/") == self.path:
+            session = "mcp-session-id" in headers and method in SESSION_METHODS
+            if scope.get("path", "").rstrip("/") == self.path and not session:
                 await self._refuse(
                     send,
                     405,
-                    f"{method} is not allowed on {self.path}: POST JSON-RPC only (no SSE stream)",
+                    f"{method} is not allowed on {self.path}: POST JSON-RPC, or GET / DELETE with an "
+                    "Mcp-Session-Id (a 2025-era session's update stream / its end)",
                     extra=[(b"allow", b"POST")],
                 )
                 return

@@ -7,8 +7,9 @@ queue). ``PromptSpec``: a named prompt template with string arguments.
 
 ``UpdateHub``: ``updated(uri)`` from any thread (the game's main thread, a log sink) publishes a
 ``ResourceUpdated`` event on the SDK's subscription bus, on the server's event loop. Clients receive it as
-``notifications/resources/updated`` on their ``subscriptions/listen`` stream (the 2026-07-28 protocol
-the SDK speaks; its client opens one with ``Client.listen(resource_subscriptions=[...])``). Bursts are
+``notifications/resources/updated``: a 2026-07-28 client on its ``subscriptions/listen`` stream (the SDK's
+client opens one with ``Client.listen(resource_subscriptions=[...])``), a 2025-era client that sent
+``resources/subscribe`` on its session's GET stream (``legacy``, ``coreai.mcp.sessions``). Bursts are
 coalesced: one notification per URI per ``min_interval_s``.
 """
 
@@ -22,6 +23,8 @@ from typing import Any
 
 from loguru import logger
 from mcp.server.subscriptions import InMemorySubscriptionBus, ResourceUpdated
+
+from coreai.mcp.sessions import LegacySubscriptions
 
 _log = logger.bind(feature="mcp", trace_id="-")
 
@@ -47,6 +50,7 @@ class PromptSpec:
 class UpdateHub:
     min_interval_s: float = 0.2
     bus: InMemorySubscriptionBus = field(default_factory=InMemorySubscriptionBus)
+    legacy: LegacySubscriptions = field(default_factory=LegacySubscriptions)
     _loop: asyncio.AbstractEventLoop | None = None
     _pending: set[str] = field(default_factory=set)
     _scheduled: bool = False
@@ -86,3 +90,4 @@ class UpdateHub:
         for uri in sorted(uris):
             self.published += 1
             await self.bus.publish(ResourceUpdated(uri=uri))
+            await self.legacy.publish(uri)

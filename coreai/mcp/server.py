@@ -21,10 +21,12 @@ from typing import Any
 import uvicorn
 from loguru import logger
 from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ResourceNotFoundError
 from mcp.server.mcpserver.prompts import Prompt
 from mcp.server.mcpserver.tools import Tool as SdkTool
 from mcp.server.transport_security import TransportSecuritySettings
 from mcp_types import Prompt as MCPPrompt
+from mcp_types import SubscribeRequestParams, UnsubscribeRequestParams
 from mcp_types import Tool as MCPTool
 
 from coreai.errors import McpError, SettingsError
@@ -35,6 +37,8 @@ from coreai.mcp.dualmode import ByMethod
 from coreai.mcp.mainthread import MainThreadBridge
 from coreai.mcp.profiles import CURRENT, EVERY, ProfileScope, visible
 from coreai.mcp.resources import PromptSpec, ResourceSpec, UpdateHub
+from coreai.mcp.rpcerrors import guarded_read, prompt_problem, unknown_resource
+from coreai.mcp.sessions import LegacySubscriptions
 from coreai.mcp.settings import McpSettings, is_loopback_host
 from coreai.mcp.token import (
     ResolvedToken,
@@ -49,6 +53,8 @@ from coreai.tools.base import Tool
 
 MCP_PATH = "/mcp"
 SERVER_NAME = "arena-director"
+MAX_SESSIONS = 32  # 2025-era sessions open at once (a 33rd client gets HTTP 503 until one ends)
+SESSION_IDLE_S = 30 * 60  # a session with no request in flight and no open GET stream for this long ends
 _log = logger.bind(feature="mcp", trace_id="-")
 
 
@@ -68,7 +74,7 @@ def build_app(
     served = build_tools(tools, bridge, profiles)
     hub = hub if hub is not None else UpdateHub()
     # log_level only matters if nobody configured stdlib logging yet (the SDK calls basicConfig)
-    server: MCPServer[Any] = ProfiledServer(
+    server = ProfiledServer(
         {t.name: getattr(t, "profiles", EVERY) for t in served},
         {p.name: p.profiles for p in prompts},
         SERVER_NAME,
@@ -79,8 +85,14 @@ def build_app(
     )
     for spec in resources:
         server.resource(spec.uri, name=spec.name, description=spec.description, mime_type=spec.mime_type)(
-            spec.read
+            guarded_read(spec.read, spec.uri)
         )
+    server.served_uris = [spec.uri for spec in resources]
+    # 2025-era clients subscribe per session (resources/subscribe); 2026-07-28 ones listen (hub.bus)
+    hub.legacy = LegacySubscriptions(server.served_uris)
+    lowlevel = server._lowlevel_server
+    lowlevel.add_request_handler("resources/subscribe", SubscribeRequestParams, hub.legacy.subscribe)
+    lowlevel.add_request_handler("resources/unsubscribe", UnsubscribeRequestParams, hub.legacy.unsubscribe)
     for prompt in prompts:
         server.add_prompt(
             Prompt.from_function(prompt.render, name=prompt.name, description=prompt.description)
@@ -92,20 +104,23 @@ def build_app(
         allowed_hosts=allowed_hosts(port),
         allowed_origins=allowed_origins(port),
     )
-    # one JSON body per answer, except a ``subscriptions/listen`` stream (SSE), which carries
-    # resource updates (coreai.mcp.dualmode). Stateless either way: no sessions.
-    json_app, sse_app = (
+    # one JSON body per answer, except a ``subscriptions/listen`` stream (SSE), which carries resource
+    # updates, and the 2025-era sessions (their GET stream carries them) - coreai.mcp.dualmode
+    json_app, sse_app, session_app = (
         server.streamable_http_app(
             streamable_http_path=MCP_PATH,
             json_response=json_response,
-            stateless_http=True,
+            stateless_http=stateless,
             max_request_body_size=settings.max_body_bytes,
+            max_sessions=MAX_SESSIONS,
+            session_idle_timeout=SESSION_IDLE_S,
             transport_security=security,
             host=settings.host,
         )
-        for json_response in (True, False)
+        for json_response, stateless in ((True, True), (False, True), (True, False))
     )
-    inner = ProfileScope(ByMethod(json_app, sse_app, on_loop=hub.bind), default=settings.profile)
+    router = ByMethod(json_app, sse_app, on_loop=hub.bind, session_app=session_app)
+    inner = ProfileScope(router, default=settings.profile)
     app = AdmissionMiddleware(
         inner,
         port=port,
@@ -128,6 +143,7 @@ class ProfiledServer(MCPServer[Any]):
         **kw: Any,
     ) -> None:
         super().__init__(*a, **kw)
+        self.served_uris: list[str] = []  # for the message of an unknown resource
         self._tool_profiles = dict(tool_profiles)
         self._prompt_profiles = dict(prompt_profiles)
 
@@ -140,6 +156,24 @@ class ProfiledServer(MCPServer[Any]):
         profile = CURRENT.get()
         prompts = await super().list_prompts()
         return [p for p in prompts if visible(self._prompt_profiles.get(p.name, EVERY), profile)]
+
+    async def read_resource(self, uri: Any, context: Any = None) -> Any:
+        try:
+            return await super().read_resource(uri, context)
+        except ResourceNotFoundError:
+            raise unknown_resource(str(uri), self.served_uris) from None
+
+    async def get_prompt(
+        self, name: str, arguments: dict[str, Any] | None = None, context: Any = None
+    ) -> Any:
+        """Unknown prompts and arguments are -32602 naming what is available (``coreai.mcp.rpcerrors``)."""
+        available = {
+            p.name: [(a.name, bool(a.required)) for a in p.arguments or ()] for p in await self.list_prompts()
+        }
+        problem = prompt_problem(name, arguments, available)
+        if problem is not None:
+            raise problem
+        return await super().get_prompt(name, arguments, context)
 
 
 def _bind(host: str, port: int) -> socket.socket:

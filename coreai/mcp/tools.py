@@ -92,6 +92,20 @@ def _arg_errors(exc: ValidationError) -> str:
     return "; ".join(parts)
 
 
+def _relay_gone(ctx: ToolContext) -> asyncio.Future[None] | None:
+    """A client that gives up on a call already running (``notifications/cancelled`` on a stateless request,
+    or a dropped connection) sets the tool's cancel event: a step then ends at its next tick."""
+    gone = CLIENT_GONE.get()
+    if gone is None:
+        return None
+
+    async def relay() -> None:
+        await gone.wait()
+        ctx.cancel.set()
+
+    return asyncio.ensure_future(relay())
+
+
 async def call_tool(tool: Tool, bridge: MainThreadBridge, arguments: dict[str, Any]) -> Any:
     """Validate, run ``tool`` for an MCP client, and map its outcome (see the module docstring)."""
     trace = _trace()
@@ -102,6 +116,7 @@ async def call_tool(tool: Tool, bridge: MainThreadBridge, arguments: dict[str, A
         raise SdkToolError(f"invalid arguments for '{tool.name}': {_arg_errors(exc)}") from None
     port = BridgePort(bridge, asyncio.get_running_loop(), f"mcp:{tool.name}")
     ctx = ToolContext(trace_id=trace, role=AGENT, main=port)
+    relay = _relay_gone(ctx)
     try:
         result = await anyio.to_thread.run_sync(tool.invoke, args, ctx, abandon_on_cancel=True)
     except MainLoopTimeout as exc:
@@ -124,6 +139,9 @@ async def call_tool(tool: Tool, bridge: MainThreadBridge, arguments: dict[str, A
     except Exception as exc:  # a bug in a tool: the client gets a clean error, the log the traceback
         log.opt(exception=exc).error("tool {} raised", tool.name)
         raise SdkToolError(f"{tool.name} failed: {type(exc).__name__}: {exc}") from exc
+    finally:
+        if relay is not None:
+            relay.cancel()
     log.debug("tool {} done", tool.name)
     if isinstance(result, ImageResult):
         return Image(data=result.png, format="png")

@@ -123,6 +123,7 @@ class AiSession:
         # An agent-driven game (--frozen) ticks the mods after every tick, not every frame: what a mod does
         # then never depends on how ticks fell into frames, so a recorded run replays exactly.
         self._mods_every_tick = options.frozen
+        self.mods.wall_budget = not options.frozen  # nor does the machine's load decide when a mod ticks
         self._game_time = 0.0  # game seconds of every run so far: mods' rate limit and fault windows
         self.runtime.mainloop.set_game_clock(lambda: self._game_time)
         self.mods.set_game_clock(lambda: self._game_time)

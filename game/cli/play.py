@@ -123,6 +123,8 @@ def run(options: LaunchOptions) -> int:
         session = AiSession(options)
         try:
             maybe = run_window(options, on_ready=lambda app: attach(app, session))  # records its own runs
+            if maybe is not None:
+                session.run_over(maybe)  # the run the window closed on keeps its summary row (once)
         finally:
             session.close()
         if maybe is None:

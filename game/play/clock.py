@@ -10,6 +10,8 @@ then gets the digest of that last tick, and the clock is frozen again.
 from __future__ import annotations
 
 import concurrent.futures
+import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -34,6 +36,16 @@ class StepRequest:
     future: concurrent.futures.Future[dict[str, Any]] = field(default_factory=concurrent.futures.Future)
     matched: list[dict[str, Any]] = field(default_factory=list)
     extra: dict[str, Any] = field(default_factory=dict)  # joins the answer (a fork's divergence check)
+    cancel: threading.Event | None = None  # set when the caller gives up: the step ends at the next tick
+    wall_deadline: float = float("inf")  # time.monotonic() past which the step ends ("wall_time")
+
+    def given_up(self) -> str | None:
+        """Why the step must end now whatever the game does: "cancelled", "wall_time", or None."""
+        if self.cancel is not None and self.cancel.is_set():
+            return "cancelled"
+        if time.monotonic() >= self.wall_deadline:
+            return "wall_time"
+        return None
 
 
 class SimClock:

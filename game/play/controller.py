@@ -11,6 +11,8 @@ The agent's key presses, aim and between-waves actions (``player_input``) are ``
 from __future__ import annotations
 
 import concurrent.futures
+import threading
+import time
 from collections.abc import Callable
 from typing import Any, Protocol
 
@@ -31,6 +33,8 @@ from game.sim.world import World
 log = logger.bind(feature="play", trace_id="-")
 MAX_STEP_TICKS = 60 * TICK_HZ * 10  # one call steps at most 10 minutes of game time
 DEFAULT_UNTIL_TICKS = 60 * TICK_HZ  # step_until's default tick limit: one minute of game time
+DEFAULT_WALL_S = 45.0  # a step answers within this much wall time (clients time out at 60 s by default)
+MAX_WALL_S = 300.0  # the most wall time a client may give one step
 
 Condition = Callable[[], bool]
 
@@ -97,6 +101,8 @@ class PlayController:
         return inp
 
     def after_tick(self, world: World, events: list[ev.Event]) -> None:
+        if any(isinstance(e, ev.Dashed) for e in events):
+            self.keys.input.dashed()  # the buffered dash press is used up (a window's arena does the same)
         rows = self.journal.record(world.tick, events)
         if self.feed is not None and (world.phase == "upgrade" or self.front.shop_open()):
             self._feed_between_waves(world)
@@ -112,8 +118,9 @@ class PlayController:
         req = self.clock.request
         if req is None:
             return
-        if self._cancel:
-            self._finish(world, "cancelled")
+        given_up = "cancelled" if self._cancel else req.given_up()
+        if given_up is not None:
+            self._finish(world, given_up)
         elif self.feed_diverged:
             self._finish(world, "diverged")
         elif world.phase != "playing" or self.front.shop_open():
@@ -161,7 +168,7 @@ class PlayController:
             return self._phase_reason(world)
         if self._cancel:
             return "cancelled"
-        return None
+        return req.given_up()
 
     @staticmethod
     def _phase_reason(world: World) -> str:
@@ -236,6 +243,9 @@ class PlayController:
         return self.digest(world)
 
     def check_can_step(self, world: World, command: str) -> None:
+        req = self.clock.request
+        if req is not None and (self._cancel or req.given_up() is not None):
+            self._finish(world, "cancelled" if self._cancel else req.given_up() or "cancelled")
         if self.clock.request is not None:
             raise PlayRefused(command, "a step is already in progress (one at a time)")
         if world.phase == "dead":
@@ -260,8 +270,11 @@ class PlayController:
         on_tick: Callable[[int], None] | None = None,
         on_end: Callable[[], None] | None = None,
         command: str = "sim_control",
+        cancel: threading.Event | None = None,
+        max_wall_s: float = DEFAULT_WALL_S,
     ) -> concurrent.futures.Future[dict[str, Any]]:
-        """Start a step; the loop resolves the future with the digest of its last tick."""
+        """Start a step; the loop resolves the future with the digest of its last tick. It ends early, with
+        the ticks it did, when ``cancel`` is set ("cancelled") or after ``max_wall_s`` ("wall_time")."""
         world = self.require_world(command)
         self.check_can_step(world, command)
         check: Condition | None = None
@@ -280,6 +293,8 @@ class PlayController:
             condition_text=condition or "",
             on_tick=on_tick,
             on_end=on_end,
+            cancel=cancel,
+            wall_deadline=time.monotonic() + max(0.0, min(max_wall_s, MAX_WALL_S)),
         )
         self._cancel = False
         self.clock.request = req

@@ -97,15 +97,20 @@ def begin_fork(
     future = controller.begin_step(ticks=target, command="sim_control")
     req = controller.clock.request
     assert req is not None
-    expected = [r for r in recorded if r["tick"] <= target]
 
     def at_fork() -> None:
         controller.feed = None
-        replayed = [r for r in controller.journal.rows if r["tick"] <= target]
+        world = controller.handle.world
+        reached = world.tick if world is not None else 0
+        upto = min(target, reached)  # a replay cancelled or out of wall time compares what it did
+        expected = [r for r in recorded if r["tick"] <= upto]
+        replayed = [r for r in controller.journal.rows if r["tick"] <= upto]
         diff = _first_difference(expected, replayed)
         req.extra["forked_from"] = run_id
         req.extra["fork_tick"] = target
-        req.extra["identical"] = diff is None and not controller.feed_diverged
+        if reached < target:
+            req.extra["reached_tick"] = reached
+        req.extra["identical"] = reached >= target and diff is None and not controller.feed_diverged
         if diff is not None:
             req.extra["diverged"] = diff
         elif controller.feed_diverged:

@@ -92,11 +92,16 @@ class HeadlessFront(_Shop):
 
 
 class WindowFront(_Shop):
-    def __init__(self, app: GameApp, shop: ShopService | None) -> None:
+    def __init__(
+        self, app: GameApp, shop: ShopService | None, before_new_run: Callable[[], None] | None = None
+    ) -> None:
         self.app = app
         self.service = shop
+        self.before_new_run = before_new_run  # the run in progress gets its summary row first
 
     def new_run(self, seed: int) -> None:
+        if self.before_new_run is not None:
+            self.before_new_run()
         self.app.new_run(seed)  # as F5 does, with this seed: the arena screen shows the new run
 
     def pick(self, world: World, index: int) -> str:

@@ -5,8 +5,11 @@ held in a ``HumanInput``, and each tick's ``PlayerInput`` comes from ``HumanInpu
 human's keyboard goes through. In a window the agent holds keys in the arena's own ``HumanInput`` (a human
 at the keyboard and the agent add up, as two hands on one keyboard would); headless it has its own.
 
-Aim: a world point (kept until changed), or a screen point (the window's mouse position: mapped through the
-camera each tick, exactly as a mouse is).
+Aim: a world point (kept until changed), or a screen point: a pixel of the game's logical 1280x720 view,
+which is centred on the player and stops at the arena's edge (``game.sim.view``), mapped into the arena
+each tick. It never goes through the window's camera (which eases after the player in real time and shakes),
+so the same inputs give the same run in a window and headless. Until the agent aims (or a human moves the
+mouse over the window, which aims through the camera as for any player), the player aims straight ahead.
 """
 
 from __future__ import annotations
@@ -15,7 +18,9 @@ from collections.abc import Callable
 from typing import Literal
 
 from game.controls import MOVES
+from game.sim.config import SCREEN_H, SCREEN_W
 from game.sim.player import PlayerInput
+from game.sim.view import view_center
 from game.views.input import HumanInput
 
 HELD_ACTIONS: tuple[str, ...] = ("move_up", "move_down", "move_left", "move_right", "shoot", "dash")
@@ -32,7 +37,8 @@ assert set(MOVES) <= set(HELD_ACTIONS)
 class AgentKeys:
     def __init__(self, human: HumanInput | None = None) -> None:
         self.input = human if human is not None else HumanInput()
-        self.aim_world: tuple[float, float] | None = None  # None: the mouse (screen) aims
+        self.aim_world: tuple[float, float] | None = None  # an arena point the agent aims at
+        self.aim_screen: tuple[float, float] | None = None  # or a pixel of the logical view
 
     @property
     def held(self) -> list[str]:
@@ -60,19 +66,25 @@ class AgentKeys:
             self.release(action)
 
     def aim_at_world(self, x: float, y: float) -> None:
-        self.aim_world = (float(x), float(y))
+        self.aim_world, self.aim_screen = (float(x), float(y)), None
 
     def aim_at_screen(self, x: float, y: float) -> None:
-        self.aim_world = None
-        self.input.mouse = (float(x), float(y))
+        self.aim_world, self.aim_screen = None, (float(x), float(y))
 
     def sample(self, to_world: ToWorld | None, player: tuple[float, float]) -> PlayerInput:
-        """This tick's input. ``to_world`` maps a screen point into the arena (None headless)."""
+        """This tick's input. ``to_world``: a human's mouse through the window's camera (None headless)."""
         if self.aim_world is not None:
             aim = self.aim_world
-            mapping: ToWorld = lambda _x, _y: aim  # noqa: E731
-        elif to_world is not None:
-            mapping = to_world
-        else:  # headless and never aimed: straight ahead of the player, like an untouched mouse
-            mapping = lambda _x, _y: (player[0] + 1.0, player[1])  # noqa: E731
-        return self.input.sample(mapping, player)
+        elif self.aim_screen is not None:
+            aim = screen_to_world(self.aim_screen, player)
+        elif to_world is not None and self.input.pointed:
+            return self.input.sample(to_world, player)  # a human's mouse aims as it always does
+        else:  # never aimed: straight ahead of the player
+            aim = (player[0] + 1.0, player[1])
+        return self.input.sample(lambda _x, _y: aim, player)
+
+
+def screen_to_world(point: tuple[float, float], player: tuple[float, float]) -> tuple[float, float]:
+    """A pixel of the logical 1280x720 view (origin bottom left, like the mouse) as an arena point."""
+    cx, cy = view_center(*player)
+    return cx - SCREEN_W / 2 + point[0], cy - SCREEN_H / 2 + point[1]

@@ -16,7 +16,13 @@ from coreai.commands import CallOnMain
 from coreai.errors import PlayRefused
 from coreai.tools.base import Tool, ToolContext
 from game.play.agent_input import AgentInput
-from game.play.controller import DEFAULT_UNTIL_TICKS, MAX_STEP_TICKS, PlayController
+from game.play.controller import (
+    DEFAULT_UNTIL_TICKS,
+    DEFAULT_WALL_S,
+    MAX_STEP_TICKS,
+    MAX_WALL_S,
+    PlayController,
+)
 from game.play.journal import EVENT_NAMES
 from game.play.keys import HELD_ACTIONS, KeyAction
 from game.sim.config import TICK_HZ
@@ -25,7 +31,8 @@ EventName = Literal[
     "wave_end", "wave_start", "player_hit", "enemy_killed", "level_up", "player_died", "run_won", "weapon"
 ]
 assert set(EventName.__args__) == set(EVENT_NAMES)  # type: ignore[attr-defined]
-STEP_WALL_LIMIT_S = 900.0  # a step that has not answered after this long is cancelled
+ANSWER_GRACE_S = 30.0  # a step past its wall-time limit that still has not answered: the loop is stuck
+POLL_S = 0.02
 
 SIM_CONTROL = """\
 Control game time. The game runs at a fixed 60 ticks per second; freeze it, then step exactly:
@@ -35,8 +42,10 @@ Control game time. The game runs at a fixed 60 ticks per second; freeze it, then
 - step_until: advance until `until_event` happens (wave_end, player_hit, enemy_killed, level_up,
   player_died, run_won, wave_start, weapon) and/or the Lua expression `until_lua` is true (it may read
   game.state(), e.g. "game.state().enemies_alive == 0"), at most `max_ticks` ticks (default 3600 = 60 s).
+  Every step also ends after `max_wall_s` seconds of real time (default 45; stopped: "wall_time"), and at
+  the next tick when you cancel the request (stopped: "cancelled"); it answers with the ticks it did.
 - set_speed: how fast a running (thawed) game goes: 0.25 to 8 times real time; headless also 0 = as fast as
-  possible. Steps go as fast as possible headless, at this speed in a window.
+  possible. Steps go as fast as the simulation allows, in a window as headless.
 - fork: a new run from a recorded one (`run`, an id from arena://runs): its first `tick` ticks replayed
   with the recorded input, then frozen there with `director` (a mode; default the recorded one). replay:
   the same up to the recorded run's end. The answer says whether the replay was `identical` to the record.
@@ -52,7 +61,8 @@ name or shelf number), next_wave (leave the shop).
 - press / release: hold a key down / let it go from the next tick on (release_all: every key).
 - hold: hold `key` for `ticks` ticks, stepping the game that long, then let go.
 - tap: hold for one tick; for pick_N / shop_buy / next_wave, do it now.
-- aim: aim at `x`,`y` (`space` "world": arena units, the default; "screen": window pixels like a mouse).
+- aim: aim at `x`,`y` (`space` "world": arena units, the default; "screen": a pixel of the 1280x720 view
+  centred on the player, origin bottom left, like a mouse on an unresized window).
 - sequence: `steps` = [{"at": tick offset, "op": "press"|"release"|"aim", "key": ..., "x":, "y":}], run for
   `ticks` ticks (default: the last offset + 1).
 Each answer says `applied_at_tick` (the first tick that sees the input) and the resulting digest. Refused,
@@ -77,6 +87,9 @@ class SimControlArgs(BaseModel):
     tick: int | None = Field(None, ge=1, le=MAX_STEP_TICKS, description="fork: the tick to fork at")
     director: str | None = Field(
         None, min_length=1, max_length=64, description="fork: the director mode after"
+    )
+    max_wall_s: float = Field(
+        DEFAULT_WALL_S, gt=0, le=MAX_WALL_S, description="steps: end after this much real time (wall_time)"
     )
 
     @model_validator(mode="after")
@@ -115,6 +128,9 @@ class PlayerInputArgs(BaseModel):
     space: Literal["world", "screen"] = "world"
     item: str | None = Field(None, min_length=1, max_length=64, description="shop_buy: id, name or 1-9")
     steps: list[SeqStep] | None = Field(None, max_length=200)
+    max_wall_s: float = Field(
+        DEFAULT_WALL_S, gt=0, le=MAX_WALL_S, description="hold / sequence: end after this much real time"
+    )
 
     @model_validator(mode="after")
     def _needs(self) -> PlayerInputArgs:
@@ -138,24 +154,33 @@ def _on_main(ctx: ToolContext, label: str, fn: Any) -> Any:
     return ctx.on_main(CallOnMain(fn=fn, label=label, agent=ctx.role, trace_id=ctx.trace_id))
 
 
-def _await_step(
-    ctx: ToolContext, controller: PlayController, future: concurrent.futures.Future[dict[str, Any]]
+def _begin(
+    ctx: ToolContext, controller: PlayController, label: str, begin: Any, max_wall_s: float
 ) -> dict[str, Any]:
-    """Wait (on this worker thread) for the loop to finish the step; a caller that gives up cancels it."""
-    deadline = time.monotonic() + STEP_WALL_LIMIT_S
-    cancelled = False
+    """Start a step on the main thread and wait (on this worker thread) for its answer. The step carries
+    the call's cancel event (set when the client gives up: it ends at the next tick) and its wall-time
+    limit, both checked by the loop every tick."""
+
+    def start() -> concurrent.futures.Future[dict[str, Any]]:
+        future: concurrent.futures.Future[dict[str, Any]] = begin()
+        req = controller.clock.request
+        if req is not None and req.future is future:
+            req.cancel = ctx.cancel
+            req.wall_deadline = time.monotonic() + max_wall_s
+        return future
+
+    future = _on_main(ctx, label, start)
+    deadline = time.monotonic() + max_wall_s + ANSWER_GRACE_S
     while True:
         try:
-            return future.result(timeout=0.05)
+            result: dict[str, Any] = future.result(timeout=POLL_S)
+            return result
         except concurrent.futures.TimeoutError:
             pass
-        if not cancelled and (ctx.cancel.is_set() or time.monotonic() > deadline):
+        if time.monotonic() > deadline:
             controller.cancel_step()
-            cancelled = True
-            deadline = time.monotonic() + 30.0
-        elif cancelled and time.monotonic() > deadline:
             raise PlayRefused(
-                "sim_control", "the step did not end after it was cancelled (is the game loop running?)"
+                "sim_control", "the step did not answer after its wall-time limit (is the game loop running?)"
             )
 
 
@@ -170,7 +195,8 @@ def sim_control_tool(controller: PlayController, fork: Fork | None = None) -> To
             if fork is None:
                 raise PlayRefused("sim_control", "this game cannot fork or replay runs")
             run, tick, director = args.run or "", args.tick if a == "fork" else None, args.director
-            return _await_step(ctx, c, _on_main(ctx, f"sim_control:{a}", lambda: fork(run, tick, director)))
+            forked = lambda: fork(run, tick, director)  # noqa: E731
+            return _begin(ctx, c, f"sim_control:{a}", forked, args.max_wall_s)
         if a in ("step", "step_until"):
             if a == "step":
                 ticks = args.ticks if args.ticks is not None else max(1, round((args.seconds or 0) * TICK_HZ))
@@ -179,7 +205,7 @@ def sim_control_tool(controller: PlayController, fork: Fork | None = None) -> To
                 events = tuple(args.until_event or ())
                 lua = args.until_lua
                 begin = lambda: c.begin_step(events=events, condition=lua, max_ticks=args.max_ticks)  # noqa: E731
-            return _await_step(ctx, c, _on_main(ctx, f"sim_control:{a}", begin))
+            return _begin(ctx, c, f"sim_control:{a}", begin, args.max_wall_s)
         if a == "set_speed":
             speed = float(args.speed or 0.0)
             result: dict[str, Any] = _on_main(ctx, "sim_control:set_speed", lambda: c.set_speed(speed))
@@ -199,14 +225,14 @@ def player_input_tool(agent: AgentInput) -> Tool:
         if a == "hold" or (a == "tap" and key in HELD_ACTIONS):
             ticks = args.ticks if a == "hold" and args.ticks is not None else 1
             assert key is not None
-            return _await_step(ctx, c.play, _on_main(ctx, label, lambda: c.begin_hold(key, ticks)))
+            return _begin(ctx, c.play, label, lambda: c.begin_hold(key, ticks), args.max_wall_s)
         if a == "sequence":
             steps = [
                 (s.at, s.op, s.key, None if s.x is None or s.y is None else (s.x, s.y))
                 for s in args.steps or ()
             ]
             ticks = args.ticks or max(s[0] for s in steps) + 1
-            return _await_step(ctx, c.play, _on_main(ctx, label, lambda: c.begin_sequence(steps, ticks)))
+            return _begin(ctx, c.play, label, lambda: c.begin_sequence(steps, ticks), args.max_wall_s)
         if a in ("press", "tap"):
             assert key is not None
             item = args.item

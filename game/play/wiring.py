@@ -117,13 +117,19 @@ def install_play(session: AiSession) -> Play:
     return Play(controller, hub, runs)
 
 
-def headless_new_run(session: AiSession, seed: int) -> None:
-    """Headless: end the current run (its summary is recorded) and start another with ``seed``."""
+def end_run(session: AiSession) -> None:
+    """The run in progress ends because another starts (a fork or replay): its summary row is written, so
+    it keeps its length (a later replay of it goes to its very last tick)."""
     from game.headless import summarize
 
     old = session.handle.world
     if old is not None:
         session.run_over(summarize(old, 1.0, session.options.bot))
+
+
+def headless_new_run(session: AiSession, seed: int) -> None:
+    """Headless: end the current run (its summary is recorded) and start another with ``seed``."""
+    end_run(session)
     world = session.world_factory(seed, respawn=session.options.respawn)
     session.on_run_start(world)
 
@@ -131,6 +137,6 @@ def headless_new_run(session: AiSession, seed: int) -> None:
 def use_window(session: AiSession, app: GameApp) -> None:
     """The window exists: the agent now works its screens and holds keys in the arena's own input."""
     play = session.play
-    play.controller.front = WindowFront(app, session.shop)
+    play.controller.front = WindowFront(app, session.shop, before_new_run=lambda: end_run(session))
     play.controller.keys = AgentKeys(app.arena.input)
     app.arena.play = play.controller

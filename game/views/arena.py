@@ -58,6 +58,9 @@ MAX_STEPS_PER_FRAME = 8
 SIM_BUDGET_S = 0.1
 MAX_FRAME_DT = 0.25
 DEATH_DELAY_S = 1.6
+# An MCP agent's step in a frozen game runs as fast as the simulation allows: ticks for this long, then one
+# frame is drawn (the last tick's) and the calls are served, then on. Effects and sound skip those ticks.
+AGENT_STEP_SLICE_S = 0.2
 
 
 class ArenaView(AppView):
@@ -85,6 +88,7 @@ class ArenaView(AppView):
         self.wall_started = 0.0
         self.wall_s = 0.0  # wall-clock seconds the sim was running (for ticks/second in the summary)
         self._acc = 0.0
+        self._agent_stepped = False  # the last frame held an agent's step
         self._death_timer: float | None = None
         self._hooks_guard = HookGuard(lambda text: self.app.show_toast(text, 4.0, palette.WARN))
         self.held_by = ""  # the modal panel holding the arena this frame ("" when none)
@@ -159,6 +163,8 @@ class ArenaView(AppView):
         if play is not None and not play.may_tick(world):
             self._acc = 0.0  # frozen: no backlog builds up while the agent thinks
             return 0
+        if play is not None and play.clock.frozen and play.stepping():
+            return self._agent_step(world, play)
         speed = 1.0 if play is None else play.clock.speed
         most = MAX_STEPS_PER_FRAME * max(1, math.ceil(speed))
         self._acc += min(dt, MAX_FRAME_DT) * speed
@@ -192,12 +198,30 @@ class ArenaView(AppView):
             self._acc = 0.0
         return steps
 
-    def _on_events(self, world: World, events: list[ev.Event]) -> None:
+    def _agent_step(self, world: World, play: PlayController) -> int:
+        """A frozen game's step: ticks as fast as the simulation allows for one slice (game time does not
+        follow the frame clock), the same input path, then back to draw the last tick."""
+        self._acc = 0.0
+        steps = 0
+        started = time.perf_counter()
+        while play.may_tick(world) and world.phase == "playing":
+            inp = self.bot.act(world) if self.bot is not None else play.sample(world, self.rig.to_world)
+            events = world.step(inp)
+            steps += 1
+            self._on_events(world, events, visuals=False)
+            for hook in list(self.tick_hooks):
+                self._call_hook(hook, world, events)
+            if time.perf_counter() - started > AGENT_STEP_SLICE_S:
+                break
+        return steps
+
+    def _on_events(self, world: World, events: list[ev.Event], *, visuals: bool = True) -> None:
         if not events:
             return
         assert self.scene is not None and self.hud is not None
-        self.scene.effects.on_events(events, world)
-        self.app.audio.on_events(events, world.prefabs.is_boss)
+        if visuals:
+            self.scene.effects.on_events(events, world)
+            self.app.audio.on_events(events, world.prefabs.is_boss)
         for e in events:
             if isinstance(e, ev.Dashed):
                 self.input.dashed()
@@ -252,8 +276,11 @@ class ArenaView(AppView):
             if not world.over:
                 self.run_frame_hooks(dt)  # answers and notices keep arriving while the game is held
             return
+        agent_step = self.play is not None and self.play.clock.frozen and self.play.stepping()
         self.step_sim(dt)
-        if world.phase == "playing" and self.app.governor.observe(dt):
+        # a frame that held an agent's step (and the one after it) is long by design: not the machine's fault
+        slow_by_design, self._agent_stepped = agent_step or self._agent_stepped, agent_step
+        if world.phase == "playing" and not slow_by_design and self.app.governor.observe(dt):
             self.app.show_toast("Effects lowered to keep the game smooth", 4.0, palette.TEXT_DIM)
         self.wall_s = time.perf_counter() - self.wall_started
         if not world.over:
@@ -350,13 +377,13 @@ class ArenaView(AppView):
         self.input.release(symbol)
 
     def on_mouse_motion(self, x: int, y: int, dx: int, dy: int) -> None:
-        self.input.mouse = (float(x), float(y))
+        self.input.point(x, y)
 
     def on_mouse_drag(self, x: int, y: int, dx: int, dy: int, buttons: int, modifiers: int) -> None:
-        self.input.mouse = (float(x), float(y))
+        self.input.point(x, y)
 
     def on_mouse_press(self, x: int, y: int, button: int, modifiers: int) -> None:
-        self.input.mouse = (float(x), float(y))
+        self.input.point(x, y)
         if button == arcade.MOUSE_BUTTON_LEFT and not self.paused:
             self.input.mouse_down = True
 

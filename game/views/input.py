@@ -26,6 +26,7 @@ class HumanInput:
         self.deadzone = 0.2
         self.held: set[int] = set()
         self.mouse = (0.0, 0.0)
+        self.pointed = False  # the mouse has moved over the window (an untouched one does not aim)
         self.mouse_down = False
         self._dash_buffer = 0.0
         self._pad_dash = False
@@ -35,6 +36,11 @@ class HumanInput:
         self.held.clear()
         self.mouse_down = False
         self._dash_buffer = 0.0
+
+    def point(self, x: float, y: float) -> None:
+        """The mouse is at window pixel (x, y)."""
+        self.mouse = (float(x), float(y))
+        self.pointed = True
 
     def press(self, symbol: int) -> bool:
         """Record a key; True when it is a gameplay key (movement, shoot, dash)."""

@@ -1,7 +1,7 @@
 """The same playtest in a real window (issue 25): ``python -m game --mcp --frozen`` under Xvfb, driven by the
-SDK's client. A frozen window keeps drawing and serving calls; a step at the set speed (8x here) is exact;
-the screenshot after a frozen step is the frame the agent stepped to; wave 1 ends on the upgrade screen,
-a pick opens the Merchant's shop screen, next_wave leaves it. Skipped where Xvfb is not installed."""
+SDK's client. A frozen window keeps drawing and serving calls; a step (as fast as the simulation allows)
+is exact; the screenshot after a frozen step is the frame the agent stepped to; wave 1 ends on the upgrade
+screen, a pick opens the Merchant's shop screen, next_wave leaves it. Skipped where Xvfb is not installed."""
 
 from __future__ import annotations
 
