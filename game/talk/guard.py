@@ -13,7 +13,11 @@ replaced by the grounded template (``TalkTurn``), and the panel says so in small
   that the question, the grounded answer and its context never use: the model's task is to rephrase the
   grounded answer, and what it adds beyond that ("a legendary spaceship") is made up (small talk, which
   has no facts, is exempt).
-- ``voice``: it repeats the asker's own first-person words ("... can heal me"): it speaks as the player.
+- ``voice``: it repeats the asker's own first-person words ("... can heal me") or what the asker said to
+  the role ("the cheapest thing you sell"): it speaks as the player.
+- ``claims``: read into claims (``game.talk.claims``), one is false of its subject in the data or live state
+  ("the Exploder hits for 30": its damage is 28), or the grounded answer does not state it about that
+  subject (a number, name, key, command, flag or file it does not give).
 - ``length``: longer than the panel's room, or empty.
 """
 
@@ -169,6 +173,8 @@ _MONEY = re.compile(r"\$|\bdollars?\b|\bcents?\b|\beuros?\b", re.I)
 
 # the asker's object and possessive words (a shopkeeper says "I have" too, so not "I")
 _FIRST_PERSON = frozenset({"me", "my", "mine", "myself"})
+# what follows "you" in a reply to the player as well as in a question to the role ("you have 10 coins")
+_SHARED_YOU = frozenset({"have", "can", "are", "need", "get", "will", "could", "should", "got", "want", "do"})
 
 
 def _as_asker(reply: str, g: Grounding) -> str:
@@ -179,7 +185,19 @@ def _as_asker(reply: str, g: Grounding) -> str:
     for a, b in itertools.pairwise(q):
         if (a in _FIRST_PERSON) != (b in _FIRST_PERSON) and f" {a} {b} " in said:
             return f"speaks as the asker ({a} {b})"
+        if a in ("you", "your") and b not in _SHARED_YOU and b not in _FIRST_PERSON and f" {a} {b} " in said:
+            return f"speaks as the asker ({a} {b})"
     return ""
+
+
+def _claims(text: str, g: Grounding) -> str:
+    """The first claims that are false or that the grounded answer does not state (``game.talk.claims``)."""
+    if g.base is None:
+        return ""
+    from game.talk.claims import check_reply
+
+    asked = [t.key for _pos, t in g.base.mentions(g.question)]
+    return "; ".join(check_reply(text, g.claims, g.base, asked)[:2])
 
 
 def _digits(text: str) -> str:
@@ -218,6 +236,10 @@ def check(reply: str, g: Grounding, limits: Limits) -> Verdict:
     if invented:
         reasons.append("invented")
         details.append(invented)
+    untrue = _claims(text, g)
+    if untrue:
+        reasons.append("claims")
+        details.append(untrue)
     echoed = _as_asker(text, g)
     if echoed:
         reasons.append("voice")
