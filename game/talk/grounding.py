@@ -54,7 +54,8 @@ def holds(reply: str, fact: str) -> bool:
         if not a:
             continue
         if a[0].isalnum() and a[-1].isalnum():
-            if re.search(rf"(?<![a-z0-9]){re.escape(a)}(?:s|es|ed|ing)?(?![a-z0-9])", text):
+            ending = r"(?:st|nd|rd|th)?" if a.isdigit() else r"(?:s|es|ed|ing)?"  # "5th", "kills"
+            if re.search(rf"(?<![a-z0-9]){re.escape(a)}{ending}(?![a-z0-9])", text):
                 return True
         elif a in text:
             return True

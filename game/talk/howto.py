@@ -42,7 +42,8 @@ FIGHT = {
         "Lance or Chain Lightning, which the shield does not stop",
     ),
     "boss": (
-        "{the} comes every {boss_every}th wave and shoots volleys and bursts ({hp} HP, hits for {damage})",
+        "{the} comes every {boss_every}th wave, first in wave {first_wave}, and shoots volleys and bursts "
+        "({hp} HP, hits for {damage})",
         "keep moving in wide circles, dash through its volleys and keep shooting",
     ),
 }

@@ -46,7 +46,11 @@ LOOKUP: tuple[tuple[str, str], ...] = (
     ("coins", r"coins? (?:for|per|do|does)|worth|pay|bounty|drop"),
     ("speed", r"\bspeed\b|how fast"),
 )
-_COUNT = re.compile(r"\bhow many\b|\bnumber of\b|\bcount\b", re.I)
+_COUNT = re.compile(
+    r"\bhow many\b|\bnumber of\b|\bcount\b|\bhow much stock\b|\bwhat(?:'s| is) (?:left|in stock)\b|"
+    r"\bstock (?:levels?|left)\b|\bhow many (?:are|do you have) left\b",
+    re.I,
+)
 _ABSENT = re.compile(
     r"(?:do you (?:sell|have|stock|carry|got)|have you got|got any|can i (?:buy|get|have|find|use)|is there|"
     r"are there|does the game have|do they have|is it possible to (?:get|buy)|where (?:can i|do i) (?:get|find|buy))"
@@ -250,14 +254,17 @@ def absent_answer(what: str, base: FactBase, role: str, kind: str = "any") -> Sa
     bare = re.sub(r"^(?:an?|the|some|any) ", "", what)
     near = _closest(bare, base, kind)
     out = Said("absent")
-    said = f"No, I don't sell {what}." if role == "Merchant" else f"There is no {what} in the game."
+    said = f"No, I don't sell {what}." if role == "Merchant" else f"There is no {bare} in the game."
     out.say(said).must("no|not|don't|isn't")
     if near is not None:
         text, claims = stats(near, ("price", "stock") if near.kind == "item" else ("hp", "damage"))
         gives = near.text.startswith(("+", "-"))
-        what_it = f"it gives {near.text}" if gives else f"it {near.text}" if near.kind != "weapon" else near.text
         text = f" ({text})" if text else ""
-        out.say(f"The closest is {the(near)}{text}: {what_it}.", named(near), *claims).must(near.name)
+        if near.kind == "weapon":
+            said = f"The closest is {the(near)}, {near.text}{text}."
+        else:
+            said = f"The closest is {the(near)}{text}: it {'gives ' if gives else ''}{near.text}."
+        out.say(said, named(near), *claims).must(near.name)
     elif role == "Merchant":
         stocked = [t for t in base.of_kind("item") if int(t.attrs.get("stock", 0)) > 0]
         out.say("I sell " + ", ".join(the(t) for t in stocked) + ".", *(named(t) for t in stocked))

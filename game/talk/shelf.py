@@ -55,7 +55,7 @@ TAG_WORDS: tuple[tuple[str, str], ...] = (
         r"fire ?rate|shoot faster|fire faster|rapid|rate of fire|attack speed|more shots|shoot more",
     ),
     ("pickup", r"pick ?up|magnet|collect|reach (?:coins|xp|gems)|grab|loot range|range for (?:coins|xp)"),
-    ("speed", r"speed|faster|quick|move|run away|boots|outrun|dodge|kite"),
+    ("speed", r"speed|faster|quick|move|run away|boots|outrun|dodge|kite|catch|escape|get away|keep up"),
     (
         "damage",
         r"damage|hit harder|stronger|more power|kill faster|harder hitting|dps|bullets? (?:stronger|hurt)",
