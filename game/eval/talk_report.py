@@ -58,15 +58,16 @@ def _row(label: str, role: str, qset: str, split: str, group: list[Answer]) -> s
 
 
 def format_kinds(rows: list[tuple[str, list[Answer]]]) -> str:
-    """Right answers per kind of question, for each backend's held-out questions of the newest set."""
-    out = ["| backend | set | kind | n | right |", "|---|---|---|---|---|"]
+    """Right answers per kind of question, for each backend's newest question set (Merchant and Chat)."""
+    out = ["| backend | set | split | kind | n | right | false claims shown |", "|---|---|---|---|---|---|---|"]
     for label, answers in rows:
-        sets = list(dict.fromkeys(a.q.set for a in answers))
-        held = [a for a in answers if not a.q.tuned and a.q.set == sets[-1] and a.q.role != "Analyzer"]
-        for kind in dict.fromkeys(a.q.kind for a in held):
-            group = [a for a in held if a.q.kind == kind]
-            right = sum(a.right for a in group)
-            out.append(f"| {label} | {sets[-1]} | {kind} | {len(group)} | {right}/{len(group)} |")
+        newest = list(dict.fromkeys(a.q.set for a in answers))[-1]
+        for split in ("tuned", "held-out"):
+            group = [a for a in answers if a.q.set == newest and split_of(a) == split and a.q.role != "Analyzer"]
+            for kind in dict.fromkeys(a.q.kind for a in group):
+                some = [a for a in group if a.q.kind == kind]
+                right, false = sum(a.right for a in some), sum(bool(a.false) for a in some)
+                out.append(f"| {label} | {newest} | {split} | {kind} | {len(some)} | {right}/{len(some)} | {false} |")
     return "\n".join(out)
 
 

@@ -74,11 +74,11 @@ _AFTER: tuple[tuple[str, str], ...] = (
     (r"\s*stacks?", "max_stacks"),
 )
 _BEFORE: tuple[tuple[str, str], ...] = (
-    (r"(?:hits?|hitting|strikes?) (?:you )?(?:for|with)\s*$|deals?\s*$|does\s*$|damage (?:of )?\s*$", "damage"),
+    (r"(?:hits?|hitting|strikes?|explodes?|blows? up|bites?) (?:you )?(?:for|with)\s*$|deals?\s*$|does\s*$|damage (?:of )?\s*$", "damage"),
     (r"heals?(?: you)?(?: for| by)?\s*$", "hp"),
     (r"\bwaves?\s*$", "wave"),
     (r"(?:worth|pays?|drops?|bounty of|gives you)\s*(?:a worth of\s*)?$", "coins"),
-    (r"(?:costs?|price (?:is|of)|for|just|only|at)\s*$", "coins"),
+    (r"(?:costs?|price (?:is|of))\s*$", "coins"),
     (r"every\s*$", "every"),
     (r"(?:up to|hold|carry)\s*$", "slots"),
     (r"(?:i have|there are|i've got|stock of)\s*$", "stock"),
@@ -287,7 +287,8 @@ def unsupported(claims: Iterable[Claim], grounded: Sequence[Claim], also_named: 
         stated = values.get(c.subject, [])
         if any(_same(c.value, v) and (a == c.attribute or "any" in (a, c.attribute)) for a, v in stated):
             continue
-        what = "key" if c.attribute == "key" else "command" if c.subject == "command" else c.attribute
+        what = {"key": "key", "any": "number", "named": "name"}.get(c.attribute, c.attribute.replace("_", " "))
+        what = "command" if c.subject == "command" else what
         out.append((c, f"says {c.said or c.value!r}: a {what} the answer does not state about it"))
     return out
 

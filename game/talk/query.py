@@ -260,8 +260,8 @@ def absent_answer(what: str, base: FactBase, role: str, kind: str = "any") -> Sa
         text, claims = stats(near, ("price", "stock") if near.kind == "item" else ("hp", "damage"))
         gives = near.text.startswith(("+", "-"))
         text = f" ({text})" if text else ""
-        if near.kind == "weapon":
-            said = f"The closest is {the(near)}, {near.text}{text}."
+        if near.kind == "weapon":  # the stats first: a weapon's own words may name another weapon
+            said = f"The closest is {the(near)}{text}, {near.text}."
         else:
             said = f"The closest is {the(near)}{text}: it {'gives ' if gives else ''}{near.text}."
         out.say(said, named(near), *claims).must(near.name)
