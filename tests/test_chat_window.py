@@ -16,7 +16,6 @@ import window_support as ws
 from chat_support import SlowStreamer
 from window_support import frames, press, render, send
 
-from coreai.llm.types import LlmChunk, LlmRequest
 from coreai.settings import Settings
 from game.ai.session import AiSession
 from game.ai.wiring import attach

@@ -19,7 +19,6 @@ guard replacements, and latency to the first words and to the end, p50/p95.
 from __future__ import annotations
 
 import json
-import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path

@@ -36,7 +36,9 @@ def format_table(rows: list[tuple[str, list[Answer]]]) -> str:
         for role in ("Merchant", "Chat", "Analyzer"):
             for qset in sets:
                 for split in ("tuned", "held-out"):
-                    group = [a for a in answers if a.q.role == role and a.q.set == qset and split_of(a) == split]
+                    group = [
+                        a for a in answers if a.q.role == role and a.q.set == qset and split_of(a) == split
+                    ]
                     if group:
                         lines.append(_row(label, role, qset, split, group))
     return head + "\n".join(lines)
@@ -59,22 +61,31 @@ def _row(label: str, role: str, qset: str, split: str, group: list[Answer]) -> s
 
 def format_kinds(rows: list[tuple[str, list[Answer]]]) -> str:
     """Right answers per kind of question, for each backend's newest question set (Merchant and Chat)."""
-    out = ["| backend | set | split | kind | n | right | false claims shown |", "|---|---|---|---|---|---|---|"]
+    out = [
+        "| backend | set | split | kind | n | right | false claims shown |",
+        "|---|---|---|---|---|---|---|",
+    ]
     for label, answers in rows:
         newest = list(dict.fromkeys(a.q.set for a in answers))[-1]
         for split in ("tuned", "held-out"):
-            group = [a for a in answers if a.q.set == newest and split_of(a) == split and a.q.role != "Analyzer"]
+            group = [
+                a for a in answers if a.q.set == newest and split_of(a) == split and a.q.role != "Analyzer"
+            ]
             for kind in dict.fromkeys(a.q.kind for a in group):
                 some = [a for a in group if a.q.kind == kind]
                 right, false = sum(a.right for a in some), sum(bool(a.false) for a in some)
-                out.append(f"| {label} | {newest} | {split} | {kind} | {len(some)} | {right}/{len(some)} | {false} |")
+                out.append(
+                    f"| {label} | {newest} | {split} | {kind} | {len(some)} | {right}/{len(some)} | {false} |"
+                )
     return "\n".join(out)
 
 
 def format_lists(rows: list[tuple[str, list[Answer]]], show: int = 12) -> str:
     out: list[str] = ["False claims in replies shown (claim reader):"]
     found = [(label, a) for label, answers in rows for a in answers if a.false]
-    out += [f"- {label} {a.q.id}: {a.reply[:140]!r}: {'; '.join(a.false)}" for label, a in found] or ["- none"]
+    out += [f"- {label} {a.q.id}: {a.reply[:140]!r}: {'; '.join(a.false)}" for label, a in found] or [
+        "- none"
+    ]
     out.append("False claims the talk guard caught in the model's rewrites (the grounded answer showed):")
     caught = [(label, a) for label, answers in rows for a in answers if a.caught]
     out += [
@@ -83,7 +94,9 @@ def format_lists(rows: list[tuple[str, list[Answer]]], show: int = 12) -> str:
     ] or ["- none"]
     out.append("Degenerate replies shown:")
     bad = [(label, a) for label, answers in rows for a in answers if a.degenerate]
-    out += [f"- {label} {a.q.id} ({a.degenerate}): {a.reply[:160]!r}" for label, a in bad[:show]] or ["- none"]
+    out += [f"- {label} {a.q.id} ({a.degenerate}): {a.reply[:160]!r}" for label, a in bad[:show]] or [
+        "- none"
+    ]
     if len(bad) > show:
         out.append(f"- {len(bad) - show} more")
     wrong = [(label, a) for label, answers in rows for a in answers if not a.right]
@@ -109,9 +122,7 @@ def run_talk(
     from game.eval.progress import ProgressBar
 
     questions = [
-        q
-        for q in load_questions()
-        if (roles is None or q.role in roles) and (sets is None or q.set in sets)
+        q for q in load_questions() if (roles is None or q.role in roles) and (sets is None or q.set in sets)
     ]
     if split != "all":
         questions = [q for q in questions if q.tuned == (split == "tuned")]
@@ -135,9 +146,7 @@ def run_talk(
             continue
         bar.close()
         rows.append((label, answers))
-    sys.stdout.write(
-        format_table(rows) + "\n\n" + format_kinds(rows) + "\n\n" + format_lists(rows) + "\n"
-    )
+    sys.stdout.write(format_table(rows) + "\n\n" + format_kinds(rows) + "\n\n" + format_lists(rows) + "\n")
     if out is not None:
         data = [
             {

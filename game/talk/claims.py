@@ -56,7 +56,11 @@ _SHORT = re.compile(r"\b(\d+) (?:coins? )?short\b", re.I)
 _RULES: tuple[tuple[re.Pattern[str], str, str], ...] = (
     (re.compile(r"\bevery (\d+)(?:st|nd|rd|th)? waves?\b", re.I), "rule:game", "boss_every"),
     (re.compile(r"\bwave 1 (?:lasts|takes|is) (\d+)", re.I), "rule:game", "wave_seconds"),
-    (re.compile(r"\b(?:hold|carry|have) up to (\d+) weapons?|\b(\d+) weapon slots\b", re.I), "group:weapons", "slots"),
+    (
+        re.compile(r"\b(?:hold|carry|have) up to (\d+) weapons?|\b(\d+) weapon slots\b", re.I),
+        "group:weapons",
+        "slots",
+    ),
     (re.compile(r"\bpick(?:s)? 1 of (\d+)\b", re.I), "rule:game", "choices"),
     (re.compile(r"\b(\d+) times (?:its|the|a) (?:kind|bounty|normal)", re.I), "rule:game", "elite_mult"),
 )
@@ -74,7 +78,11 @@ _AFTER: tuple[tuple[str, str], ...] = (
     (r"\s*stacks?", "max_stacks"),
 )
 _BEFORE: tuple[tuple[str, str], ...] = (
-    (r"(?:hits?|hitting|strikes?|explodes?|blows? up|bites?) (?:you )?(?:for|with)\s*$|deals?\s*$|does\s*$|damage (?:of )?\s*$", "damage"),
+    (
+        r"(?:hits?|hitting|strikes?|explodes?|blows? up|bites?) (?:you )?(?:for|with)\s*$"
+        r"|deals?\s*$|does\s*$|damage (?:of )?\s*$",
+        "damage",
+    ),
     (r"heals?(?: you)?(?: for| by)?\s*$", "hp"),
     (r"\bwaves?\s*$", "wave"),
     (r"(?:worth|pays?|drops?|bounty of|gives you)\s*(?:a worth of\s*)?$", "coins"),
@@ -172,8 +180,8 @@ def read_claims(text: str, base: FactBase) -> list[Claim]:
                 out.append(Claim(subject, attr, _num(m.group(group)), m.group(0)))
                 taken.append(m.span())
         mentions = [(pos, t) for pos, t in base.mentions(sentence) if not _inside(pos, taken)]
-        for _pos, thing in mentions:
-            out.append(Claim(thing.key, "named", "yes", thing.name))
+        for _pos, each in mentions:
+            out.append(Claim(each.key, "named", "yes", each.name))
         for m in _NUMBER.finditer(sentence):
             if _inside(m.start(1), taken) or _in_name(m.start(1), sentence, base):
                 continue
@@ -219,7 +227,7 @@ def _same(a: Value, b: Value) -> bool:
 
 
 def judge(claim: Claim, base: FactBase) -> str:
-    """"" when ``claim`` is true in the game's data and live state, else the reason it is not."""
+    """ "" when ``claim`` is true in the game's data and live state, else the reason it is not."""
     if claim.subject == "command":
         if str(claim.value).lower() in known_commands():
             return ""
@@ -249,7 +257,13 @@ def judge(claim: Claim, base: FactBase) -> str:
 
 
 def _said(thing: Thing) -> str:
-    return "you" if thing.kind == "player" else thing.name if thing.name.startswith("the ") else f"the {thing.name}"
+    return (
+        "you"
+        if thing.kind == "player"
+        else thing.name
+        if thing.name.startswith("the ")
+        else f"the {thing.name}"
+    )
 
 
 def _show(value: Value) -> str:
@@ -266,7 +280,9 @@ def false_claims(text: str, base: FactBase) -> list[tuple[Claim, str]]:
     return out
 
 
-def unsupported(claims: Iterable[Claim], grounded: Sequence[Claim], also_named: Iterable[str] = ()) -> list[tuple[Claim, str]]:
+def unsupported(
+    claims: Iterable[Claim], grounded: Sequence[Claim], also_named: Iterable[str] = ()
+) -> list[tuple[Claim, str]]:
     """The claims no grounded claim states about the same subject: a number, name, key or command the
     grounded answer does not give. ``also_named``: things the question named (a reply may name them)."""
     named = {g.subject for g in grounded} | set(also_named)
@@ -287,7 +303,9 @@ def unsupported(claims: Iterable[Claim], grounded: Sequence[Claim], also_named: 
         stated = values.get(c.subject, [])
         if any(_same(c.value, v) and (a == c.attribute or "any" in (a, c.attribute)) for a, v in stated):
             continue
-        what = {"key": "key", "any": "number", "named": "name"}.get(c.attribute, c.attribute.replace("_", " "))
+        what = {"key": "key", "any": "number", "named": "name"}.get(
+            c.attribute, c.attribute.replace("_", " ")
+        )
         what = "command" if c.subject == "command" else what
         out.append((c, f"says {c.said or c.value!r}: a {what} the answer does not state about it"))
     return out

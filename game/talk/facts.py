@@ -80,9 +80,7 @@ def _static() -> tuple[Thing, ...]:
     out: list[Thing] = []
     prefabs = _json("prefabs", "enemies.json")["prefabs"]
     for key, p in prefabs.items():
-        attrs: dict[str, Value] = {
-            k: p[k] for k in ("hp", "damage", "speed", "first_wave", "xp") if k in p
-        }
+        attrs: dict[str, Value] = {k: p[k] for k in ("hp", "damage", "speed", "first_wave", "xp") if k in p}
         attrs["coins"] = max(1, int(p["score"] * COINS_PER_SCORE))
         attrs["behaviour"] = p["behaviour"]
         for extra in ("blast_radius", "fire_interval", "split_count", "keep_distance", "dash_speed"):
@@ -114,7 +112,7 @@ def _static() -> tuple[Thing, ...]:
         names = {key.replace("_", " "), w["name"].lower(), _plural(w["name"])}
         out.append(Thing(f"weapon:{key}", w["name"], "weapon", attrs, tuple(sorted(names)), w["description"]))
     for u in UPGRADES:
-        amount, unit = _amount(u.description)
+        amount, _unit = _amount(u.description)
         attrs = {"max_stacks": u.max_stacks}
         if amount is not None:
             attrs["amount"] = amount
@@ -132,7 +130,10 @@ def _static() -> tuple[Thing, ...]:
     base = [w for w in weapons.values() if not w.get("evolved")]
     groups = {
         "enemies": (len(prefabs), {}),
-        "weapons": (len(base), {"evolved": len(weapons) - len(base), "slots": MAX_SLOTS, "all": len(weapons)}),
+        "weapons": (
+            len(base),
+            {"evolved": len(weapons) - len(base), "slots": MAX_SLOTS, "all": len(weapons)},
+        ),
         "mods": (len(mods), {}),
         "upgrades": (len(UPGRADES), {}),
     }
@@ -187,7 +188,9 @@ class FactBase:
         self.names = names  # every name or alias, lower case -> thing
         # longest names first, so "Elite Boss" wins over "boss" and "Rapid Fire Kit" over "Rapid Fire"
         ordered = sorted(names, key=len, reverse=True)
-        self.pattern = re.compile(r"(?<![\w-])(" + "|".join(re.escape(n) for n in ordered) + r")(?![\w-])", re.I)
+        self.pattern = re.compile(
+            r"(?<![\w-])(" + "|".join(re.escape(n) for n in ordered) + r")(?![\w-])", re.I
+        )
 
     @classmethod
     def load(cls, shelf: ShelfView | None = None) -> FactBase:
@@ -224,7 +227,9 @@ class FactBase:
         return [(m.start(), self.names[m.group(1).lower()]) for m in self.pattern.finditer(text)]
 
 
-def _item(things: list[Thing], id_: str, name: str, price: int, stock: int, effect: str, tags: tuple[str, ...]) -> None:
+def _item(
+    things: list[Thing], id_: str, name: str, price: int, stock: int, effect: str, tags: tuple[str, ...]
+) -> None:
     """An item on the shelf; an item that shares its name with an upgrade (Magnet) is one thing."""
     amount, unit = _amount(effect)
     attrs: dict[str, Value] = {"price": price, "stock": stock}

@@ -146,7 +146,7 @@ def _invented(reply: str, g: Grounding) -> str:
         word = m.group(1)
         if word not in _ALWAYS and word.lower() not in known:
             return f"names {word!r}"
-    if not g.facts:  # small talk: no facts to distort, and the voice is the point
+    if g.intent == "small_talk":  # no facts to distort, and the voice is the point
         return ""
     seen = {_stem(w) for w in _CONTENT.findall(known.replace("'", ""))}
     new = [

@@ -11,7 +11,7 @@ import re
 
 from game.talk.claims import Claim
 from game.talk.facts import FactBase, Thing
-from game.talk.said import Said, coins, n, named, stat, stats, the
+from game.talk.said import Said, coins, n, named, stat, the
 
 # how to fight each behaviour: (what it does, what to do); {name} and attribute names fill in from the data
 FIGHT = {
@@ -59,8 +59,10 @@ TOPICS: tuple[tuple[str, str], ...] = (
     ("coins", r"(?:earn|get|make|find|collect)\w* (?:more )?(?:coins|money|gold)|coins? (?:come|work|from)|"
               r"how do coins|bount"),
     ("boss", r"\bboss"),
-    ("waves", r"\bwaves?\b.{0,30}(?:work|long|last|how many|often|end|between)|how (?:long|do) (?:is|are|do)? ?(?:a |the )?waves?"),
-    ("heal", r"\bheal|regain (?:hp|health)|restore (?:hp|health)|get (?:hp|health) back|low on (?:hp|health)"),
+    ("waves", r"\bwaves?\b.{0,30}(?:work|long|last|how many|often|end|between)"
+              r"|how (?:long|do) (?:is|are|do)? ?(?:a |the )?waves?"),
+    ("heal", r"\bheal|regain (?:hp|health)|restore (?:hp|health)|get (?:hp|health) back"
+             r"|low on (?:hp|health)"),
 )  # fmt: skip
 
 
@@ -158,8 +160,8 @@ def _waves(base: FactBase) -> Said:
     return (
         Said("rule:waves")
         .say(
-            f"Wave 1 lasts {n(a['wave_seconds'])} s and each wave after it {n(a['wave_growth'])} s longer, up to "
-            f"{n(a['wave_max'])} s; every {n(a['boss_every'])}th wave brings the Elite Boss.",
+            f"Wave 1 lasts {n(a['wave_seconds'])} s and each wave after it {n(a['wave_growth'])} s longer, "
+            f"up to {n(a['wave_max'])} s; every {n(a['boss_every'])}th wave brings the Elite Boss.",
             stat(game, "wave_seconds"), stat(game, "wave_growth"), stat(game, "wave_max"),
             stat(game, "boss_every"), named(base.by_key["enemy:boss"]),
         )

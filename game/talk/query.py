@@ -12,50 +12,21 @@ import re
 
 from game.talk.facts import FactBase, Thing
 from game.talk.howto import rule_answer
-from game.talk.said import ATTR_WORDS, PHRASE, Said, coins, n, named, stat, stats, the
+from game.talk.said import PHRASE, Said, coins, n, named, stat, stats, the
+from game.talk.vocab import KIND_WORDS, LOOKUP, ORDER
 
-KIND_WORDS = {
-    "enemy": r"\b(?:enem(?:y|ies)|monsters?|mobs?|foes?|creatures?|kinds?|bad ?guys?|baddies)\b",
-    "weapon": r"\b(?:weapons?|guns?)\b",
-    "item": r"\b(?:items?|sell|wares|shelf|shop|buy|goods|for sale)\b",
-    "mod": r"\bmods?\b",
-    "upgrade": r"\b(?:upgrades?|passives?)\b",
-}
-# (attribute, +1 the most / -1 the least, words that ask for it)
-ORDER: tuple[tuple[str, int, str], ...] = (
-    ("price", 1, r"most expensive|priciest|pricier|dearest|dearer|more expensive|costs? (?:the )?most|costs? more|highest price"),
-    ("price", -1, r"cheapest|cheaper|least expensive|less expensive|costs? (?:the )?least|costs? less|lowest price"),
-    ("coins", 1, r"pays? (?:the )?most|most coins|worth the most|worth more|pays? more|more coins|best bounty|richest|most (?:money|gold)"),
-    ("coins", -1, r"pays? (?:the )?least|fewest coins|worth the least|least coins|least (?:money|gold)"),
-    ("hp", 1, r"toughest|tankiest|beefiest|most (?:hp|health|hit points|life)|hardest to kill|highest (?:hp|health)|more (?:hp|health)|tougher|tankier|beefier"),
-    ("hp", -1, r"weakest|squishiest|frailest|least (?:hp|health)|lowest (?:hp|health)|easiest to kill|less (?:hp|health)|weaker|squishier|fewest hp"),
-    ("damage", -1, r"least damage|less damage|hits? (?:the )?(?:softest|least)|hits? softer|least dangerous|less dangerous"),
-    ("damage", 1, r"hits? (?:the )?hardest|hits? harder|most damage|more damage|highest damage|deadliest|strongest|stronger|most dangerous|more dangerous|hurts? (?:the )?most|hurts? more|biggest hit|most powerful|more powerful"),
-    ("speed", 1, r"fastest|quickest|faster|quicker|speediest"),
-    ("speed", -1, r"slowest|slower"),
-    ("first_wave", -1, r"earliest|first to (?:show|appear|come|spawn)|comes? first|appears? first|earlier|sooner"),
-    ("first_wave", 1, r"latest|last to (?:show|appear|come|spawn)|appears? last|comes? last|later"),
-    ("stock", 1, r"most (?:of|stock|left|in stock)|biggest stock|largest stock"),
-)  # fmt: skip
-LOOKUP: tuple[tuple[str, str], ...] = (
-    ("stock", r"\bleft\b|in stock|how many .*(?:have|got|sell)"),
-    ("price", r"\bcost|\bprice|how much (?:is|are|for)"),
-    ("hp", r"\bhp\b|health|hit points|how tough"),
-    ("damage", r"damage|how hard|hits? for|how much does .* hit|how strong"),
-    ("first_wave", r"what wave|which wave|when (?:does|do|will)|appear|show up|spawn"),
-    ("coins", r"coins? (?:for|per|do|does)|worth|pay|bounty|drop"),
-    ("speed", r"\bspeed\b|how fast"),
-)
 _COUNT = re.compile(
     r"\bhow many\b|\bnumber of\b|\bcount\b|\bhow much stock\b|\bwhat(?:'s| is) (?:left|in stock)\b|"
     r"\bstock (?:levels?|left)\b|\bhow many (?:are|do you have) left\b",
     re.I,
 )
 _ABSENT = re.compile(
-    r"(?:do you (?:sell|have|stock|carry|got)|have you got|got any|can i (?:buy|get|have|find|use)|is there|"
-    r"are there|does the game have|do they have|is it possible to (?:get|buy)|where (?:can i|do i) (?:get|find|buy))"
+    r"(?:do you (?:sell|have|stock|carry|got)|have you got|got any|can i (?:buy|get|have|find|use)"
+    r"|is there|are there|does the game have|do they have|is it possible to (?:get|buy)"
+    r"|where (?:can i|do i) (?:get|find|buy))"
     r"\s+(?P<article>an? |any |some |the |me )?(?P<what>[a-z][a-z' -]{1,40}?)"
-    r"(?:\s+(?:for sale|here|in (?:the|this) game|in stock|to buy|on (?:the|your) shelf|enemy|enemies|weapon|weapons))?\s*\??$",
+    r"(?:\s+(?:for sale|here|in (?:the|this) game|in stock|to buy|on (?:the|your) shelf"
+    r"|enemy|enemies|weapon|weapons))?\s*\??$",
     re.I,
 )  # fmt: skip
 _GENERIC = re.compile(
@@ -113,15 +84,16 @@ def _count(q: str, base: FactBase, mentions: list[Thing], role: str) -> Said | N
     out.say(f"There are {n(group.attrs['count'])} {group.name}: {names}.", stat(group, "count"),
             *(named(t) for t in members))  # fmt: skip
     if kind == "weapon":
-        out.say(f"Each of them can evolve, which makes {n(group.attrs['evolved'])} more.", stat(group, "evolved"))
+        out.say(
+            f"Each of them can evolve, which makes {n(group.attrs['evolved'])} more.", stat(group, "evolved")
+        )
     return out.must(n(group.attrs["count"]))
 
 
 def _stock(items: list[Thing]) -> Said:
     out = Said("count:stock")
     parts = [f"{the(t)}: {PHRASE['stock'](t.attrs['stock'])}" for t in items]
-    lead = "I have " if len(items) > 1 else "I have "
-    out.say(lead + "; ".join(parts) + ".", *(c for t in items for c in (named(t), stat(t, "stock"))))
+    out.say("I have " + "; ".join(parts) + ".", *(c for t in items for c in (named(t), stat(t, "stock"))))
     if len(items) == 1:
         out.must(items[0].name, n(items[0].attrs["stock"]) + "|sold out")
     else:
@@ -130,8 +102,8 @@ def _stock(items: list[Thing]) -> Said:
 
 
 def _order(q: str) -> tuple[str, int] | None:
-    for attr, sign, pattern in ORDER:
-        if re.search(pattern, q):
+    for attr, sign, words in ORDER:
+        if re.search("|".join(words), q):
             return attr, sign
     return None
 
@@ -216,7 +188,9 @@ WEAPONISH = frozenset({"burning", "beam", "pellets", "bolt", "rockets", "blades"
 
 def _closest(what: str, base: FactBase, kind: str) -> Thing | None:
     words = re.findall(r"[a-z]+", what.lower())
-    pool = [t for t in base.things if t.kind in (("item",) if kind == "item" else ("weapon", "enemy", "item"))]
+    pool = [
+        t for t in base.things if t.kind in (("item",) if kind == "item" else ("weapon", "enemy", "item"))
+    ]
     if kind in ("weapon", "enemy"):
         pool = [t for t in pool if t.kind == kind]
     for w in words:
@@ -226,7 +200,11 @@ def _closest(what: str, base: FactBase, kind: str) -> Thing | None:
         if kind == "item" and near in WEAPONISH:
             near = "damage"  # the shelf has no weapons: what makes yours hit harder is nearest
         for t in pool:
-            if near in str(t.attrs.get("tags", "")).split() or near in t.text.lower() or near == t.name.lower():
+            if (
+                near in str(t.attrs.get("tags", "")).split()
+                or near in t.text.lower()
+                or near == t.name.lower()
+            ):
                 return t
     names = {t.name.lower(): t for t in pool}
     close = difflib.get_close_matches(what.lower(), list(names), n=1, cutoff=0.6)
@@ -276,7 +254,9 @@ def data_answer(question: str, base: FactBase, role: str) -> Said | None:
     q = question.lower()
     mentions = [t for _pos, t in base.mentions(q)]
     things = [t for t in dict.fromkeys(mentions) if t.kind != "group"]
-    if _COUNT.search(q) and not re.search(r"\bhow many (?:hp|health|hit points|coins? (?:does|do|is|for|per)|damage)", q):
+    if _COUNT.search(q) and not re.search(
+        r"\bhow many (?:hp|health|hit points|coins? (?:does|do|is|for|per)|damage)", q
+    ):
         if re.search(r"\bhow many coins (?:do )?i have\b", q):
             return None  # the purse: the shelf says it
         got = _count(q, base, things, role)
@@ -290,14 +270,16 @@ def data_answer(question: str, base: FactBase, role: str) -> Said | None:
             return _compare(q, same, attr, sign)
     if order is not None and len(things) <= 1:
         attr, sign = order
-        if not (role == "Merchant" and attr == "price"):  # the shelf's cheapest / priciest also say if you can pay
+        if not (
+            role == "Merchant" and attr == "price"
+        ):  # the shelf's cheapest / priciest also say if you can pay
             kind = _kind(q, [t for t in mentions if t.kind == "group"], role)
             if attr == "price":
                 kind = "item"
             got = _superlative(q, base, kind, attr, sign)
             if got is not None:
                 return got
-    if len(things) == 1 and things[0].kind in ("enemy", "weapon") or (len(things) == 1 and role == "Chat"):
+    if (len(things) == 1 and things[0].kind in ("enemy", "weapon")) or (len(things) == 1 and role == "Chat"):
         got = _lookup(q, things[0], base)
         if got is not None and not re.search(r"\b(?:fight|beat|deal with|counter|defeat)\b", q):
             return got

@@ -215,7 +215,9 @@ def chat_grounding(question: str, index: KnowledgeIndex, base: FactBase | None =
     hits = index.search(question)
     if not hits or hits[0].score < MIN_SCORE:
         claims = grounded_claims(SMALL_TALK, base)
-        return Grounding("Chat", question, "small_talk", (), SMALL_TALK, "- " + SMALL_TALK, claims=claims, base=base)
+        return Grounding(
+            "Chat", question, "small_talk", (), SMALL_TALK, "- " + SMALL_TALK, claims=claims, base=base
+        )
     best = _overview(hits) or hits[0].entry
     context = "\n".join(f"- {h.entry.text}" for h in hits[:2])
     claims = grounded_claims(best.text, base)

@@ -59,7 +59,7 @@ def stat(t: Thing, attr: str) -> Claim:
 
 
 def the(t: Thing) -> str:
-    """"the Exploder", "Dragon's Breath", "the Light Boots"."""
+    """ "the Exploder", "Dragon's Breath", "the Light Boots"."""
     return t.name if t.name.endswith("'s Breath") or t.kind == "mod" else f"the {t.name}"
 
 
@@ -85,12 +85,14 @@ ATTR_WORDS = {
 
 
 def stats(t: Thing, attrs: tuple[str, ...]) -> tuple[str, list[Claim]]:
-    """"28 HP, hits for 28, from wave 4" and its claims, for the attributes ``t`` has."""
+    """ "28 HP, hits for 28, from wave 4" and its claims, for the attributes ``t`` has."""
     have = [a for a in attrs if a in t.attrs]
     return ", ".join(PHRASE[a](t.attrs[a]) for a in have), [stat(t, a) for a in have]
 
 
-def grounded_claims(text: str, base: FactBase, claims: list[Claim] | tuple[Claim, ...] = ()) -> tuple[Claim, ...]:
+def grounded_claims(
+    text: str, base: FactBase, claims: list[Claim] | tuple[Claim, ...] = ()
+) -> tuple[Claim, ...]:
     """The claims an answer states: those it was built from and those its text reads as (the names in its
     advice, say), without repeats."""
     return tuple(dict.fromkeys([*claims, *read_claims(text, base)]))

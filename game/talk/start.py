@@ -35,7 +35,8 @@ class AnyTurn(Protocol):
 
 
 _ORDER = re.compile(
-    r"\b(?:buy|purchase|take|sell me|give me|i'?ll have|i'?d like|i want to buy)\s+(?:a |an |the |one |some |me )?[a-z]",
+    r"\b(?:buy|purchase|take|sell me|give me|i'?ll have|i'?d like|i want to buy)\s+"
+    r"(?:a |an |the |one |some |me )?[a-z]",
     re.I,
 )
 _QUESTION = re.compile(r"^\s*(?:what|which|how|can|could|do|does|is|are|should|where|why)\b", re.I)

@@ -13,10 +13,10 @@ from game.talk.claims import Claim, false_claims, read_claims, unsupported
 from game.talk.facts import FactBase
 from game.talk.guard import Limits, check
 from game.talk.knowledge import load_knowledge
-from game.talk.query import ORDER
 from game.talk.retrieve import chat_grounding
 from game.talk.shelf import ShelfView, Ware, merchant_grounding
 from game.talk.start import knowledge_index
+from game.talk.vocab import ORDER
 
 
 def shelf(coins: int = 0) -> ShelfView:
@@ -67,7 +67,9 @@ def test_a_rephrasing_may_only_state_what_the_grounded_answer_states() -> None:
 
 def test_the_reply_that_spoke_as_the_player_is_caught() -> None:
     g = merchant_grounding("what's the cheapest thing you sell?", shelf(0))
-    verdict = check("The cheapest thing you sell is the Medkit for 6 coins: it heals 40 HP.", g, Limits(260, 2))
+    verdict = check(
+        "The cheapest thing you sell is the Medkit for 6 coins: it heals 40 HP.", g, Limits(260, 2)
+    )
     assert not verdict.ok and "voice" in verdict.reasons
 
 
@@ -98,7 +100,10 @@ def _questions() -> list[tuple[str, str]]:
             ("Chat", f"what does the {e} do?"),
         ]
     for a, b in itertools.combinations(enemies[:6], 2):
-        out += [("Chat", f"which is tougher, the {a} or the {b}?"), ("Chat", f"is the {a} faster than the {b}?")]
+        out += [
+            ("Chat", f"which is tougher, the {a} or the {b}?"),
+            ("Chat", f"is the {a} faster than the {b}?"),
+        ]
     for a, b in itertools.combinations(items, 2):
         out.append(("Merchant", f"which is cheaper, the {a} or the {b}?"))
     for i in items:
@@ -106,7 +111,7 @@ def _questions() -> list[tuple[str, str]]:
         out += [("Merchant", f"buy the {i}")]  # asked, not ordered, through merchant_grounding: the item
     for w in weapons:
         out.append(("Chat", f"what does the {w} evolve into?"))
-    words = {attr: pattern.split("|")[0] for attr, _s, pattern in ORDER}
+    words = {attr: said[0] for attr, _s, said in ORDER}
     for kind in ("enemy", "weapon", "item"):
         out += [("Chat", f"which {kind} is the {w}?") for w in words.values()]
     out += [
