@@ -16,7 +16,7 @@ import window_support as ws
 from chat_support import SlowStreamer
 from window_support import frames, press, render, send
 
-from coreai.settings import Settings
+from coreai.settings import Settings, TalkDecoding
 from game.ai.session import AiSession
 from game.ai.wiring import attach
 from game.app import GameApp
@@ -84,6 +84,7 @@ def test_t_opens_the_chat_and_a_slow_reply_shows_partial_text_before_it_ends(
 ) -> None:
     app, _, chat = start(make_app, session)
     session.settings.talk.show_template_first = False  # the model's phrasing streams as it comes
+    session.settings.talk.roles["Chat"] = TalkDecoding(deadline_s=30.0)  # past the 2.8 s a player waits
     slow = SlowStreamer(REPLY, pause_s=0.2)  # slow enough to look at it mid-reply on a busy machine
     route(session, "Chat", slow)
     press(app, K.T)
@@ -212,14 +213,16 @@ def test_the_shop_sells_refuses_and_spends_coins(
     press(app, K.ENTER)
     wait_for(app, lambda: not chat.model.busy, draw=True)
     render(app)
-    assert "Here is your Magnet" in shown(chat) and "79 coins left" in shown(chat)
+    said = " ".join(shown(chat).split())  # the panel wraps lines
+    assert "Here is your Magnet" in said and "You have 79 coins left" in said
     assert purse.balance == 88 - 9
     assert world.stacks["pickup_radius"] == radius + 1
     type_text(app, "buy a rocket launcher")
     press(app, K.ENTER)
     wait_for(app, lambda: not chat.model.busy, draw=True)
     render(app)
-    assert "No, I don't sell a rocket launcher" in shown(chat) and "Hollow Points" in shown(chat)
+    said = " ".join(shown(chat).split())  # the panel wraps lines
+    assert "No, I don't sell a rocket launcher" in said and "The closest is the Hollow Points" in said
     assert purse.balance == 79
     press(app, K.ESCAPE)
     press(app, K.ENTER)  # leave: the next wave starts
