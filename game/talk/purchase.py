@@ -15,7 +15,7 @@ from coreai.errors import PurchaseRefused
 from game.talk.claims import Claim
 from game.talk.facts import FactBase
 from game.talk.grounding import Grounding
-from game.talk.said import Said, coins, grounding, n, named, stat, the
+from game.talk.said import Said, agree, coins, grounding, n, named, stat, the
 from game.talk.shelf import _named, shelf_view
 
 if TYPE_CHECKING:
@@ -86,7 +86,8 @@ def _refused(exc: PurchaseRefused, base: FactBase, item_id: str) -> Said:
         have = base.by_key["player"].attrs["coins"]
         short = int(item.attrs["price"]) - int(have)
         return out.say(
-            f"No deal yet: {the(item)} costs {coins(item.attrs['price'])} and you have {coins(have)}, "
+            f"No deal yet: {the(item)} {agree(item, 'costs')} {coins(item.attrs['price'])} "
+            f"and you have {coins(have)}, "
             f"{n(short)} short. Kill a few more enemies and come back.",
             named(item), stat(item, "price"), Claim("player", "coins", have), Claim("player", "short", short),
         ).must(str(item.attrs["price"]))  # fmt: skip

@@ -12,7 +12,7 @@ import re
 
 from game.talk.facts import FactBase, Thing
 from game.talk.howto import rule_answer
-from game.talk.said import PHRASE, Said, coins, n, named, stat, stats, the
+from game.talk.said import PHRASE, Said, agree, coins, n, named, stat, stats, the
 from game.talk.vocab import KIND_WORDS, LOOKUP, ORDER
 
 _COUNT = re.compile(
@@ -147,7 +147,7 @@ def _compare(q: str, things: list[Thing], attr: str, sign: int) -> Said:
         names = " and ".join(the(t) for t in ranked)
         text = f"{names} are alike: {_short(top, attr)} each."
     else:
-        text = f"{the(top)} {MORE[(attr, sign)]}: {_short(top, attr)}; {others}."
+        text = f"{the(top)} {agree(top, MORE[(attr, sign)])}: {_short(top, attr)}; {others}."
     claims = [c for t in ranked for c in (named(t), stat(t, attr))]
     return Said(f"compare:{attr}").say(text, *claims).must(top.name, n(top.attrs[attr]))
 
@@ -159,7 +159,7 @@ def _superlative(q: str, base: FactBase, kind: str, attr: str, sign: int) -> Sai
     best = max(pool, key=lambda t: sign * float(t.attrs[attr]))
     ties = [t for t in pool if t.attrs[attr] == best.attrs[attr]]
     rest = sorted((t for t in pool if t not in ties), key=lambda t: -sign * float(t.attrs[attr]))
-    text = f"{the(best)} {MOST[(attr, sign)]}: {_short(best, attr)}"
+    text = f"{the(best)} {agree(best, MOST[(attr, sign)])}: {_short(best, attr)}"
     if len(ties) > 1:
         text += ", tied with " + " and ".join(the(t) for t in ties[1:])
     claims = [c for t in ties for c in (named(t), stat(t, attr))]

@@ -63,6 +63,18 @@ def the(t: Thing) -> str:
     return t.name if t.name.endswith("'s Breath") or t.kind == "mod" else f"the {t.name}"
 
 
+_PLURAL_VERB = {"costs": "cost", "has": "have", "hits": "hit", "is": "are", "pays": "pay", "comes": "come"}
+
+
+def agree(t: Thing, phrase: str) -> str:
+    """``phrase`` (it starts with a verb) as said of ``t``: "the Light Boots cost more", "the Tank costs"."""
+    low = t.name.lower()
+    if not (low.endswith("s") and not low.endswith("ss")):
+        return phrase
+    verb, _, rest = phrase.partition(" ")
+    return f"{_PLURAL_VERB.get(verb, verb)} {rest}".strip()
+
+
 # how one attribute of an enemy, item or weapon is said (the claim reader reads each back)
 PHRASE = {
     "hp": lambda v: f"{n(v)} HP",
