@@ -289,7 +289,7 @@ def unsupported(
     values: dict[str, list[tuple[str, Value]]] = {}
     for g in grounded:
         values.setdefault(g.subject, []).append((g.attribute, g.value))
-    loose = [v for g in grounded for v in [g.value] if g.attribute not in ("named", "key", "command")]
+    loose = [g.value for g in grounded if g.subject == ""]  # numbers the grounded answer binds to nothing
     out = []
     for c in claims:
         if c.attribute == "named":
@@ -298,7 +298,7 @@ def unsupported(
             continue
         if c.subject == "":
             if not any(_same(c.value, v) for v in loose):
-                out.append((c, f"says {c.value} ({c.said!r}), which the answer does not"))
+                out.append((c, f"says {c.value} ({c.said!r}) and not of what"))
             continue
         stated = values.get(c.subject, [])
         if any(_same(c.value, v) and (a == c.attribute or "any" in (a, c.attribute)) for a, v in stated):

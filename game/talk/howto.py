@@ -48,8 +48,9 @@ FIGHT = {
     ),
 }
 FIGHT_WORDS = re.compile(
-    r"\b(?:fight|fighting|beat|kill|deal with|handle|counter|defeat|survive|avoid|dodge|stop|tips?|"
-    r"strategy|approach|take down|get past|get around|go around|against|what do i do|how do i)\b",
+    r"\b(?:fight\w*|beat\w*|kill\w*|deal\w* with|handl\w*|counter\w*|defeat\w*|surviv\w*|avoid\w*|dodg\w*"
+    r"|stop\w*|tips?|tricks?|advice|strateg\w*|approach\w*|take down|get past|get around|go around|against"
+    r"|what do i do|how do i|how to|help|overwhelm\w*|struggl\w*|trouble|keeps? \w+ing me)\b",
     re.I,
 )
 TOPICS: tuple[tuple[str, str], ...] = (
@@ -209,4 +210,6 @@ def rule_answer(
         if topic == "heal" and re.search(r"\b(?:buy|sell|shop|merchant)\b", q):
             continue
         return RULES[topic](base)
+    if len(set(enemies)) == 1:  # an enemy named and no stat asked: what it does and how to fight it
+        return fight(enemies[0], base)
     return None

@@ -21,16 +21,16 @@ from game.talk.shelf import _named, shelf_view
 if TYPE_CHECKING:
     from game.shop.service import ShopService
 
-_WANTED = re.compile(
-    r"\b(?:buy|purchase|take|get|want|grab|have|like|sell me|give me)\s+(?:me )?(an? |the |one |some |1 )?"
-    r"([a-z][a-z _'-]{1,40})",
-    re.I,
-)
+_VERBS = ("buy", "purchase", "sell me", "give me", "take", "get", "want", "grab", "have", "like")
+_WANTED = [
+    re.compile(rf"\b{verb}\s+(?:me )?(an? |the |one |some |1 )?([a-z][a-z _'-]{{1,40}})", re.I)
+    for verb in _VERBS
+]
 
 
 def wanted(text: str) -> str:
     """What an order asks for, as written ("buy the rocket launcher" -> "a rocket launcher")."""
-    m = _WANTED.search(text)
+    m = next((found for pattern in _WANTED if (found := pattern.search(text))), None)  # "buy" first
     if m is None:
         return text.strip(" .!?")
     what = re.sub(r"\s+(?:please|now|thanks?)$", "", m.group(2).strip(" .!?'"))

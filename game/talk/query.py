@@ -13,7 +13,7 @@ import re
 from game.talk.facts import FactBase, Thing
 from game.talk.howto import rule_answer
 from game.talk.said import PHRASE, Said, agree, coins, n, named, stat, stats, the
-from game.talk.vocab import KIND_WORDS, LOOKUP, ORDER
+from game.talk.vocab import ATTR_NOUNS, KIND_WORDS, LESS_WORDS, LOOKUP, MORE_WORDS, ORDER
 
 _COUNT = re.compile(
     r"\bhow many\b|\bnumber of\b|\bcount\b|\bhow much stock\b|\bwhat(?:'s| is) (?:left|in stock)\b|"
@@ -21,7 +21,8 @@ _COUNT = re.compile(
     re.I,
 )
 _ABSENT = re.compile(
-    r"(?:do you (?:sell|have|stock|carry|got)|have you got|got any|can i (?:buy|get|have|find|use)"
+    r"(?:do you (?:sell|have|stock|carry|got)|have you got|got any|got|you sell|you have|do you do"
+    r"|can i (?:buy|get|have|find|use)"
     r"|is there|are there|does the game have|do they have|is it possible to (?:get|buy)"
     r"|where (?:can i|do i) (?:get|find|buy))"
     r"\s+(?P<article>an? |any |some |the |me )?(?P<what>[a-z][a-z' -]{1,40}?)"
@@ -76,7 +77,7 @@ def _count(q: str, base: FactBase, mentions: list[Thing], role: str) -> Said | N
     if group is None:
         return None
     out = Said(f"count:{group.name}")
-    if kind == "weapon" and re.search(r"\b(?:hold|carry|have at once|equip|slots?|at (?:a|one) time)\b", q):
+    if kind == "weapon" and re.search(SLOT_WORDS, q):
         return out.say(f"You can hold up to {n(group.attrs['slots'])} weapons at once.",
                        stat(group, "slots")).must(n(group.attrs["slots"]))  # fmt: skip
     members = [t for t in base.of_kind(kind) if kind != "weapon" or "evolved" not in t.attrs]
@@ -88,6 +89,12 @@ def _count(q: str, base: FactBase, mentions: list[Thing], role: str) -> Said | N
             f"Each of them can evolve, which makes {n(group.attrs['evolved'])} more.", stat(group, "evolved")
         )
     return out.must(n(group.attrs["count"]))
+
+
+SLOT_WORDS = (
+    r"\b(?:hold|holding|carry|carrying|equip\w*|slots?|at once|simultaneous\w*)\b"
+    r"|\bat (?:a|one|the same) time\b|\b(?:can|could|may) i (?:have|use|own|take)\b"
+)
 
 
 def _stock(items: list[Thing]) -> Said:
@@ -105,6 +112,10 @@ def _order(q: str) -> tuple[str, int] | None:
     for attr, sign, words in ORDER:
         if re.search("|".join(words), q):
             return attr, sign
+    for attr, nouns in ATTR_NOUNS:  # "the lowest damage", "the biggest bounty", "more health"
+        for sign, degree in ((1, MORE_WORDS), (-1, LESS_WORDS)):
+            if re.search(rf"\b(?:{degree})\s+(?:\w+\s+)?(?:{nouns})\b", q):
+                return attr, sign
     return None
 
 

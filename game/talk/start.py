@@ -48,7 +48,7 @@ def is_purchase(text: str, shelf: ShelfView) -> bool:
     if not _ORDER.search(text) or text.rstrip().endswith("?") or _QUESTION.search(text):
         return False
     return not re.search(
-        r"\b(?:buy|purchase|take|me|have|like)\s+(?:anything|something|what|more|to)\b", text, re.I
+        r"\b(?:buy|purchase|take|me|have|like)\s+(?:anything|something|what|more)\b", text, re.I
     )
 
 

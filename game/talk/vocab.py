@@ -72,3 +72,14 @@ LOOKUP: tuple[tuple[str, str], ...] = (
     ("coins", r"coins? (?:for|per|do|does)|worth|pay|bounty|drop"),
     ("speed", r"\bspeed\b|how fast"),
 )
+# an attribute by its noun, for "the highest <noun>" / "the lowest <noun>" when no word above says it
+ATTR_NOUNS: tuple[tuple[str, str], ...] = (
+    ("hp", r"hp|health|hit points|life"),
+    ("damage", r"damage|dmg|dps|attack|power"),
+    ("speed", r"speed"),
+    ("price", r"price|cost"),
+    ("coins", r"coins?|bounty|reward|gold|money|payout"),
+    ("stock", r"stock"),
+)
+MORE_WORDS = r"most|highest|biggest|largest|greatest|max(?:imum)?|top|more|higher|bigger|best"
+LESS_WORDS = r"least|lowest|smallest|fewest|min(?:imum)?|less|lower|smaller|worst"
