@@ -13,7 +13,16 @@ import re
 from game.talk.facts import FactBase, Thing
 from game.talk.howto import rule_answer
 from game.talk.said import PHRASE, Said, agree, coins, n, named, stat, stats, the
-from game.talk.vocab import ATTR_NOUNS, KIND_WORDS, LESS_WORDS, LOOKUP, MORE_WORDS, ORDER
+from game.talk.vocab import (
+    ATTR_NOUNS,
+    KIND_WORDS,
+    LEAST_WORDS,
+    LESS_WORDS,
+    LOOKUP,
+    MORE_WORDS,
+    MOST_WORDS,
+    ORDER,
+)
 
 _COUNT = re.compile(
     r"\bhow many\b|\bnumber of\b|\bcount\b|\bhow much stock\b|\bwhat(?:'s| is) (?:left|in stock)\b|"
@@ -108,12 +117,15 @@ def _stock(items: list[Thing]) -> Said:
     return out
 
 
-def _order(q: str) -> tuple[str, int] | None:
+def _order(q: str, comparing: bool) -> tuple[str, int] | None:
     for attr, sign, words in ORDER:
         if re.search("|".join(words), q):
             return attr, sign
-    for attr, nouns in ATTR_NOUNS:  # "the lowest damage", "the biggest bounty", "more health"
-        for sign, degree in ((1, MORE_WORDS), (-1, LESS_WORDS)):
+    if not comparing and not re.search(r"\b(?:which|what|who)\b", q):
+        return None  # "how do I get more health" is a need, not a superlative
+    degrees = ((1, MORE_WORDS), (-1, LESS_WORDS)) if comparing else ((1, MOST_WORDS), (-1, LEAST_WORDS))
+    for attr, nouns in ATTR_NOUNS:  # "the lowest damage", "the biggest bounty", "more health than"
+        for sign, degree in degrees:
             if re.search(rf"\b(?:{degree})\s+(?:\w+\s+)?(?:{nouns})\b", q):
                 return attr, sign
     return None
@@ -273,8 +285,8 @@ def data_answer(question: str, base: FactBase, role: str) -> Said | None:
         got = _count(q, base, things, role)
         if got is not None:
             return got
-    order = _order(q)
     same = [t for t in things if things and t.kind == things[0].kind]
+    order = _order(q, comparing=len(same) >= 2)
     if order is not None and len(same) >= 2:
         attr, sign = order
         if all(isinstance(t.attrs.get(attr), int | float) for t in same):

@@ -81,5 +81,7 @@ ATTR_NOUNS: tuple[tuple[str, str], ...] = (
     ("coins", r"coins?|bounty|reward|gold|money|payout"),
     ("stock", r"stock"),
 )
-MORE_WORDS = r"most|highest|biggest|largest|greatest|max(?:imum)?|top|more|higher|bigger|best"
-LESS_WORDS = r"least|lowest|smallest|fewest|min(?:imum)?|less|lower|smaller|worst"
+MOST_WORDS = r"most|highest|biggest|largest|greatest|top|best"  # over a kind: "the highest damage"
+LEAST_WORDS = r"least|lowest|smallest|fewest|worst"
+MORE_WORDS = r"more|higher|bigger|larger|greater|better"  # between the things named: "more health than"
+LESS_WORDS = r"less|lower|smaller|fewer|worse"
