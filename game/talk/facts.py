@@ -244,7 +244,7 @@ def _item(
         same.key = f"item:{id_}"
         same.attrs.update(attrs)
         same.text = effect
-        same.aliases = tuple(sorted({*same.aliases, id_.replace("_", " ")}))
+        same.aliases = tuple(sorted({*same.aliases, id_.replace("_", " "), _plural(name)}))
         return
     aliases = {name.lower(), id_.replace("_", " "), _plural(name)}
     things.append(Thing(f"item:{id_}", name, "item", attrs, tuple(sorted(aliases)), effect))

@@ -9,10 +9,11 @@ replaced by the grounded template (``TalkTurn``), and the panel says so in small
 - ``shelf``: it names a price or number the data does not have, gives an item another item's price or
   effect, or states an amount in coins (or a percentage, or HP) that no fact holds.
 - ``invented``: it names something (a capitalised word inside a sentence) that neither the question nor
-  the facts mention (an invented item, enemy or place), or it adds more than ``NEW_WORDS_MAX`` content words
-  that the question, the grounded answer and its context never use: the model's task is to rephrase the
-  grounded answer, and what it adds beyond that ("a legendary spaceship") is made up (small talk, which
-  has no facts, is exempt).
+  the facts mention (an invented item, enemy or place), or it adds a content word (four letters or more,
+  beyond a short list of voice words) that the grounded answer and its context never use: the model's task
+  is to rephrase the grounded answer in a voice, and what it adds beyond that ("a legendary spaceship", "it
+  also blocks its side", "the Runner is twice as strong") is made up. The question's own words do not count
+  as known: they may carry the asker's wrong premise. Small talk, which has no facts, is exempt.
 - ``voice``: it repeats the asker's own first-person words ("... can heal me") or what the asker said to
   the role ("the cheapest thing you sell"): it speaks as the player.
 - ``claims``: read into claims (``game.talk.claims``), one is false of its subject in the data or live state
@@ -118,7 +119,9 @@ def _unit(word: str) -> str:
     return "%" if w in ("%", "percent") else "hp" if w == "hp" else "coin"
 
 
-NEW_WORDS_MAX = 2  # content words a rephrasing may add that the question and the grounded answer never use
+NEW_WORDS_MAX = (
+    0  # content words a rephrasing may add that the grounded answer never uses (voice words aside)
+)
 _CONTENT = re.compile(r"[a-z]{4,}")
 # words any rephrasing may use: function words and the voice of a shopkeeper or an announcer
 _PLAIN_TEXT = """
@@ -129,6 +132,8 @@ _PLAIN_TEXT = """
     things this those through today very want wants well were what when where which while will with
     would your yours youre youll friend friends traveler welcome course indeed certainly fine nice
     help helps press tell tells find found look looks able enough once still around away back
+    between among against after until again always never often careful watch open opens toggle toggles
+    switch switches turn turns either neither without within afford affords
 """
 _PLAIN = frozenset(_PLAIN_TEXT.split())
 
@@ -142,13 +147,14 @@ def _stem(word: str) -> str:
 
 def _invented(reply: str, g: Grounding) -> str:
     known = norm(f"{g.question} {g.template} {g.context}")
+    said = norm(f"{g.template} {g.context}")  # the question's words may carry the asker's wrong premise
     for m in _NAME.finditer(reply):
         word = m.group(1)
         if word not in _ALWAYS and word.lower() not in known:
             return f"names {word!r}"
     if g.intent == "small_talk":  # no facts to distort, and the voice is the point
         return ""
-    seen = {_stem(w) for w in _CONTENT.findall(known.replace("'", ""))}
+    seen = {_stem(w) for w in _CONTENT.findall(said.replace("'", ""))}
     new = [
         w
         for w in _CONTENT.findall(reply.lower().replace("'", ""))

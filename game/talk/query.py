@@ -76,7 +76,22 @@ def _pool(base: FactBase, kind: str, q: str) -> list[Thing]:
     return pool
 
 
+COUNTED = re.compile(r"\bhow many((?: [a-z']+){1,4})")
+
+
+def _counts_things(q: str, base: FactBase, role: str) -> bool:
+    """Whether "how many ..." counts things the game has ("how many waves until the boss" does not)."""
+    counted = COUNTED.search(q)
+    if counted is None or (role == "Merchant" and re.search(r"\bleft\b|\bstock\b", q)):
+        return True
+    words = counted.group(1).split()
+    kinds = "|".join(KIND_WORDS.values())
+    return any(base.find(w) or re.search(kinds, w) for w in words)
+
+
 def _count(q: str, base: FactBase, mentions: list[Thing], role: str) -> Said | None:
+    if not _counts_things(q, base, role):
+        return None
     items = [t for t in mentions if t.kind == "item"]
     if items or (role == "Merchant" and re.search(r"\bleft\b|in stock|stock", q)):
         return _stock(items or _pool(base, "item", q))
@@ -306,8 +321,8 @@ def data_answer(question: str, base: FactBase, role: str) -> Said | None:
         got = _lookup(q, things[0], base)
         if got is not None and not re.search(r"\b(?:fight|beat|deal with|counter|defeat)\b", q):
             return got
+    absent = _absent(q, base, role)  # "is there a healer enemy?": before the rules a word may call up
+    if absent is not None:
+        return absent
     skip = ("heal", "coins") if role == "Merchant" else ()  # the shelf's needs and how to earn say these
-    rule = rule_answer(question, base, things, skip)
-    if rule is not None:
-        return rule
-    return _absent(q, base, role)
+    return rule_answer(question, base, things, skip)

@@ -55,6 +55,7 @@ TAG_WORDS: tuple[tuple[str, str], ...] = (
         r"fire ?rate|shoot faster|fire faster|rapid|rate of fire|attack speed|more shots|shoot more",
     ),
     ("pickup", r"pick ?up|magnet|collect|reach (?:coins|xp|gems)|grab|loot range|range for (?:coins|xp)"),
+    ("damage", r"kill\w* (?:\w+ )?(?:faster|quicker|sooner)|(?:faster|quicker) kills"),
     ("speed", r"speed|faster|quick|move|run away|boots|outrun|dodge|kite|catch|escape|get away|keep up"),
     (
         "damage",
