@@ -301,7 +301,9 @@ def unsupported(
                 out.append((c, f"says {c.value} ({c.said!r}) and not of what"))
             continue
         stated = values.get(c.subject, [])
-        if any(_same(c.value, v) and (a == c.attribute or "any" in (a, c.attribute)) for a, v in stated):
+        # a number said with no attribute ("the Exploder is a wave of 4") passes only where the grounded
+        # answer also says it with none; one said with its attribute must be stated with it (or loosely)
+        if any(_same(c.value, v) and (a == c.attribute or a == "any") for a, v in stated):
             continue
         what = {"key": "key", "any": "number", "named": "name"}.get(
             c.attribute, c.attribute.replace("_", " ")

@@ -62,8 +62,8 @@ TOPICS: tuple[tuple[str, str], ...] = (
     ("boss", r"\bboss"),
     ("waves", r"\bwaves?\b.{0,30}(?:work|long|last|how many|often|end|between)"
               r"|how (?:long|do) (?:is|are|do)? ?(?:a |the )?waves?"),
-    ("heal", r"\bheal|regain (?:hp|health)|restore (?:hp|health)|get (?:hp|health) back"
-             r"|low on (?:hp|health)"),
+    ("heal", r"\bheal|(?:regain|restore|recover|refill|get back) (?:my |your |some )?(?:hp|health|life)"
+             r"|get (?:my |your |some )?(?:hp|health) back|low on (?:hp|health)"),
 )  # fmt: skip
 
 

@@ -48,7 +48,8 @@ def shelf_view(shop: Shop) -> ShelfView:
 TAG_WORDS: tuple[tuple[str, str], ...] = (
     (
         "max_hp",
-        r"max(?:imum)? ?(?:hp|health|life)|more (?:max )?(?:hp|health)|tougher|tanky|vitality|survive longer",
+        r"max(?:imum)? ?(?:hp|health|life)|(?:more|bigger|larger|longer) (?:max )?(?:hp|health|life)"
+        r"|health bar|tougher|tanky|vitality|survive longer",
     ),
     (
         "fire_rate",

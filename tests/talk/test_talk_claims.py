@@ -159,3 +159,14 @@ def test_each_kind_of_question_gets_its_own_answer() -> None:
     assert merchant.startswith("No, I don't sell shields") and "Vitality Tonic" in merchant
     assert "Medkit" in merchant_grounding("I'm about to die, what do I buy?", shelf(10)).template
     assert "3 left" in merchant_grounding("how many medkits have you got?", shelf(10)).template
+
+
+def test_a_number_said_of_nothing_or_with_no_attribute_is_not_taken_on_trust() -> None:
+    """The bundled model answered "The answer is 6." to "how many guns can I have at the same time?" (the
+    weapons are 6, the slots 4) and "The Exploder is a wave of 4." to when it appears."""
+    g = chat_grounding("what wave do exploders start appearing?", knowledge_index(), BASE)
+    verdict = check("The Exploder is a wave of 4.", g, Limits(260, 2))
+    assert not verdict.ok and "claims" in verdict.reasons
+    assert check("The Exploder comes from wave 4.", g, Limits(260, 2)).ok
+    count = chat_grounding("how many weapons are there?", knowledge_index(), BASE)
+    assert not check("The answer is 6.", count, Limits(260, 2)).ok
