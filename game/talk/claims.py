@@ -182,6 +182,7 @@ def read_claims(text: str, base: FactBase) -> list[Claim]:
         mentions = [(pos, t) for pos, t in base.mentions(sentence) if not _inside(pos, taken)]
         for _pos, each in mentions:
             out.append(Claim(each.key, "named", "yes", each.name))
+        out.extend(_evolutions(sentence, mentions))
         for m in _NUMBER.finditer(sentence):
             if _inside(m.start(1), taken) or _in_name(m.start(1), sentence, base):
                 continue
@@ -196,6 +197,31 @@ def read_claims(text: str, base: FactBase) -> list[Claim]:
             out.append(Claim(thing.key, attr, value, said))
         if mentions:
             last = mentions[-1][1]
+    return out
+
+
+_EVOLVES = re.compile(r"\b(?:evolves?|evolving|turns?|becomes?)\b(?: (?:into|to))?", re.I)
+
+
+def _evolutions(sentence: str, mentions: list[tuple[int, Thing]]) -> list[Claim]:
+    """ "X evolves into Y [with one Z]": the weapon before the verb evolves into the weapon after it, with
+    the upgrade named after that ("the Blaster with Rapid Fire becomes Gatling Storm" too)."""
+    out: list[Claim] = []
+    for m in _EVOLVES.finditer(sentence):
+        before = [(pos, t) for pos, t in mentions if pos < m.start() and t.kind == "weapon"]
+        after = [(pos, t) for pos, t in mentions if pos >= m.end() and t.kind == "weapon"]
+        if not before or not after:
+            continue
+        (start, source), (at, into) = before[-1], after[0]
+        out.append(Claim(source.key, "evolves_into", into.name, sentence[m.start() : at + len(into.name)]))
+        upgrades = [(pos, t) for pos, t in mentions if t.kind in ("upgrade", "item")]
+        nxt = min([pos for pos, t in mentions if t.kind == "weapon" and pos > at] or [len(sentence)])
+        passive = [
+            t for pos, t in upgrades if start < pos < m.start()
+        ]  # "the Blaster with Rapid Fire becomes"
+        passive = passive or [t for pos, t in upgrades if at < pos < nxt]  # "... into Y with one Z upgrade"
+        if passive:
+            out.append(Claim(source.key, "evolves_with", passive[0].name, passive[0].name))
     return out
 
 

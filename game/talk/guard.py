@@ -196,6 +196,16 @@ def _as_asker(reply: str, g: Grounding) -> str:
     return ""
 
 
+def _left_out(text: str, g: Grounding) -> list[str]:
+    """A list answer ("the enemies are: ...", "there are 4 mods: ...") must keep every thing it lists: a
+    shorter list reads as the whole one."""
+    if not (g.intent.endswith(":all") or g.intent.startswith(("count:", "absent"))) or g.base is None:
+        return []
+    said = {t.key for _pos, t in g.base.mentions(text)}
+    listed = dict.fromkeys(c.said for c in g.claims if c.attribute == "named" and c.subject not in said)
+    return [name for name in listed if name]
+
+
 def _claims(text: str, g: Grounding) -> str:
     """The first claims that are false or that the grounded answer does not state (``game.talk.claims``)."""
     if g.base is None:
@@ -223,7 +233,7 @@ def check(reply: str, g: Grounding, limits: Limits) -> Verdict:
         details.append(f"raw output {raw.group(0)!r}")
     if repeats(text):
         reasons.append("repeat")
-    missing = missing_facts(text, g.facts)
+    missing = missing_facts(text, g.facts) + _left_out(text, g)
     if missing:
         reasons.append("facts")
         details.append("missing " + ", ".join(missing))

@@ -170,3 +170,16 @@ def test_a_number_said_of_nothing_or_with_no_attribute_is_not_taken_on_trust() -
     assert check("The Exploder comes from wave 4.", g, Limits(260, 2)).ok
     count = chat_grounding("how many weapons are there?", knowledge_index(), BASE)
     assert not check("The answer is 6.", count, Limits(260, 2)).ok
+
+
+def test_an_evolution_said_backwards_and_a_list_cut_short_are_caught() -> None:
+    """Two rewrites the bundled model made that the guard let through before it read relations and lists:
+    "Dragon's Breath ... evolves into Spread Shot" and "The enemies are: Grunt, Runner, Tank, Spitter, Elite
+    Boss." (five of ten)."""
+    backwards = "Dragon's Breath evolves into Spread Shot at max level with one Hollow Points upgrade."
+    assert any("Dragon's Breath has no evolves into" in why for _c, why in false_claims(backwards, BASE))
+    assert not false_claims("The Spread Shot evolves into Dragon's Breath with one Hollow Points.", BASE)
+    g = chat_grounding("what enemies are there?", knowledge_index(), BASE)
+    cut = check("The enemies are: Grunt, Runner, Tank, Spitter, Elite Boss.", g, Limits(260, 2))
+    assert not cut.ok and "facts" in cut.reasons and "Shielder" in cut.detail
+    assert check(g.template, g, Limits(260, 2)).ok
