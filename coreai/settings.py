@@ -181,10 +181,13 @@ class TalkDecoding(_Section):
     stop: list[str] = Field(default_factory=lambda: ["\n\n", "<|im_end|>", "User:", "Player:", "{"])
 
 
+PLAYER_WAIT_S = 2.8  # a question's whole reply, model's rewrite included, within this (else the grounded one)
+
+
 def _talk_roles() -> dict[str, TalkDecoding]:
     return {
-        "Merchant": TalkDecoding(),
-        "Chat": TalkDecoding(),
+        "Merchant": TalkDecoding(deadline_s=PLAYER_WAIT_S),
+        "Chat": TalkDecoding(deadline_s=PLAYER_WAIT_S),
         "Analyzer": TalkDecoding(max_tokens=110, max_sentences=3, max_chars=420),
     }
 

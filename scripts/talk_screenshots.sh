@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Real-window screenshots of grounded talk (Xvfb + xdotool + imagemagick, see /work/shared/NOTES.md):
-# the Chat answering a controls question and the Merchant answering "anything to heal me?", with the
-# bundled model (the default routes). Writes docs/talk_chat.png and docs/talk_merchant.png.
+# Real-window screenshots of grounded talk (Xvfb + xdotool + imagemagick, see /work/shared/NOTES.md), with
+# the bundled model (the default routes): the Chat asked how to fight a kind and the Merchant asked a
+# comparison. Writes docs/talk_fight.png and docs/talk_compare.png; CHAT_Q / MERCHANT_Q and CHAT_PNG /
+# MERCHANT_PNG ask and write others (the older docs/talk_chat.png: "how do I dash?" to docs/talk_chat.png,
+# docs/talk_merchant.png: "do you have anything to heal me?").
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DISPLAY_NUM=${DISPLAY_NUM:-:93}
@@ -25,11 +27,13 @@ say() {  # open the panel (Enter), type, send, wait for the reply
 }
 xdotool key Return
 sleep 1
-say "how do I dash?"
-import -window root docs/talk_chat.png
+CHAT_PNG=${CHAT_PNG:-docs/talk_fight.png}
+MERCHANT_PNG=${MERCHANT_PNG:-docs/talk_compare.png}
+say "${CHAT_Q:-how do I beat a shielder?}"
+import -window root "$CHAT_PNG"
 xdotool key Tab
 sleep 1
-say "do you have anything to heal me?"
-import -window root docs/talk_merchant.png
+say "${MERCHANT_Q:-which is pricier, the magnet or the light boots?}"
+import -window root "$MERCHANT_PNG"
 cp "$SAVES/logs/coreai.log" "${KEEP_LOG:-/dev/null}" 2>/dev/null || true  # KEEP_LOG=FILE keeps the game's log
-echo "wrote docs/talk_chat.png docs/talk_merchant.png"
+echo "wrote $CHAT_PNG $MERCHANT_PNG"

@@ -18,6 +18,7 @@ request costs time). Each role's evaluated prefix is also saved to disk once (``
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import queue
 import threading
@@ -275,15 +276,16 @@ class LocalLlmClient:
 
         cfg = self.config
         keep_process_output()
-        llm = Llama(
-            model_path=cfg.model_path,
-            n_ctx=cfg.n_ctx,
-            n_threads=cfg.n_threads,
-            n_threads_batch=cfg.n_threads,
-            n_gpu_layers=cfg.n_gpu_layers,
-            chat_format=cfg.chat_format,
-            verbose=False,
-        )
+        with _no_weight_repacking():
+            llm = Llama(
+                model_path=cfg.model_path,
+                n_ctx=cfg.n_ctx,
+                n_threads=cfg.n_threads,
+                n_threads_batch=cfg.n_threads,
+                n_gpu_layers=cfg.n_gpu_layers,
+                chat_format=cfg.chat_format,
+                verbose=False,
+            )
         if self._cache_bytes > 0:
             llm.set_cache(LlamaRAMCache(capacity_bytes=self._cache_bytes))
         return llm
@@ -367,3 +369,31 @@ class LocalLlmClient:
                 last_completion_tokens=cost.completion_tokens,
                 last_prompt_eval_s=cost.prompt_eval_s,
             )
+
+
+_PARAMS_LOCK = threading.Lock()
+
+
+@contextlib.contextmanager
+def _no_weight_repacking() -> Iterator[None]:
+    """Load the model without llama.cpp's extra CPU buffer types (weight repacking, AMX): with them,
+    llama-cpp-python 0.3.36 built on an AMX Xeon (this project's CI and dev machines) segfaults in the
+    first multi-token decode. ``Llama`` takes no such argument, so its default model params are wrapped
+    while it loads (one load at a time)."""
+    import llama_cpp.llama as llama_module
+
+    module = llama_module.llama_cpp
+    default = module.llama_model_default_params
+
+    def params() -> Any:
+        p = default()
+        if hasattr(p, "use_extra_bufts"):
+            p.use_extra_bufts = False
+        return p
+
+    with _PARAMS_LOCK:
+        module.llama_model_default_params = params
+        try:
+            yield
+        finally:
+            module.llama_model_default_params = default

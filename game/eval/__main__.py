@@ -9,7 +9,7 @@
                                      # seeds the model survives wave 1 on, director and static (--skill
                                      # still: a player who never moves)
     python -m game.eval talk [--backends stub,local] [--legacy] [--roles Merchant,Chat] [--split held-out]
-                             [--limit N] [--out FILE.jsonl]
+                             [--sets v1,v36] [--limit N] [--out FILE.jsonl]
                                      # grounded talk: right facts, degenerate replies, guard replacements,
                                      # latency (Merchant, Chat, Analyzer; tuned and held-out questions)
     python -m game.eval stakes [--mode rules] [--seeds 10] [--first-seed 0] [--skills ladder,idle]
@@ -75,6 +75,7 @@ def _parser() -> argparse.ArgumentParser:
     t.add_argument("--legacy", action="store_true", help="the path before grounded talk (for a before table)")
     t.add_argument("--roles", default="", help="only these roles, comma-separated")
     t.add_argument("--split", default="all", choices=("all", "tuned", "held-out"))
+    t.add_argument("--sets", default="", help="only these question sets (assets/talk/questions*.jsonl)")
     t.add_argument("--limit", type=int, default=0, help="at most N questions per role")
     t.add_argument("--out", type=Path, default=None, help="write every answer to this JSONL file")
     sub.add_parser("players", help="list the player models, one line each")
@@ -291,8 +292,15 @@ def main(argv: list[str] | None = None) -> int:
 
             roles = {r.strip() for r in args.roles.split(",") if r.strip()} or None
             backends = [b.strip() for b in args.backends.split(",") if b.strip()]
+            sets = {s.strip() for s in args.sets.split(",") if s.strip()} or None
             return run_talk(
-                backends, legacy=args.legacy, roles=roles, limit=args.limit, split=args.split, out=args.out
+                backends,
+                legacy=args.legacy,
+                roles=roles,
+                limit=args.limit,
+                split=args.split,
+                sets=sets,
+                out=args.out,
             )
         status = _decisions("rules", SHIPPED_SCENARIOS, 60.0, None)
         sys.stdout.write("\n")

@@ -1,9 +1,12 @@
 """``python -m game.eval talk``: does every agent a player talks to give a true, useful answer?
 
-The questions are data (``assets/talk/questions.jsonl``): Merchant and Chat questions with the facts a right
-answer must hold, and Analyzer runs (a run summary and ledger) with the facts its analysis must keep. Each
-question has a ``tuned`` flag: the prompts, decoding defaults and retrieval were tuned on the tuned half
-only, and the report shows the tuned and the held-out half apart.
+The questions are data (``assets/talk/questions*.jsonl``, one file per set): Merchant and Chat questions
+with the facts a right answer must hold and the kind of question (a lookup, a count, a comparison, a
+superlative, absence, a need, a rule, how to fight a kind, a purchase), and Analyzer runs (a run summary and
+ledger) with the facts its analysis must keep. Each question has a ``tuned`` flag: the code and prompts were
+tuned on the tuned questions only, and the report shows each set's tuned and held-out questions apart.
+Every reply shown is read by the claim reader (``game.talk.claims``) and each false claim is listed; so is
+every false claim the talk guard caught in a model's rewrite (the reply then shown is the grounded one).
 
 Every question goes through the game's own path in one headless session (the chat panel's ``start_turn``,
 the game-over screen's ``RunAnalysis``) on each backend asked for. ``--legacy`` runs the path as it was
@@ -16,8 +19,6 @@ guard replacements, and latency to the first words and to the end, p50/p95.
 from __future__ import annotations
 
 import json
-import statistics
-import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,7 +26,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from coreai.paths import shipped
+from coreai.paths import shipped_dir
 from coreai.persist import loads_json
 from game.talk.grounding import missing_facts
 from game.talk.guard import RAW
@@ -39,6 +40,9 @@ LEGACY_ANALYZER = (  # the game-over request as it was before grounded talk
 )
 
 
+KINDS = r"^(lookup|count|compare|most|absent|need|rule|fight|buy|list|small_talk|run)$"
+
+
 class Question(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -49,12 +53,18 @@ class Question(BaseModel):
     tuned: bool
     coins: int = 0
     run: dict[str, float] | None = None
+    kind: str = Field(default="lookup", pattern=KINDS)
+    set: str = Field(default="v1", pattern=r"^[a-z0-9-]{1,20}$")  # which question set it belongs to
 
 
 def load_questions(path: Path | None = None) -> list[Question]:
-    source = path or shipped("assets", "talk", "questions.jsonl")
-    lines = source.read_text(encoding="utf-8").splitlines()
-    return [Question.model_validate(loads_json(line)) for line in lines if line.strip()]
+    """The question sets: ``path``, or every ``assets/talk/questions*.jsonl`` in name order."""
+    sources = [path] if path is not None else sorted(shipped_dir("assets", "talk").glob("questions*.jsonl"))
+    out = []
+    for source in sources:
+        lines = source.read_text(encoding="utf-8").splitlines()
+        out += [Question.model_validate(loads_json(line)) for line in lines if line.strip()]
+    return out
 
 
 @dataclass
@@ -68,6 +78,8 @@ class Answer:
     end_s: float
     model_reply: str = ""
     note: str = ""
+    false: list[str] = field(default_factory=list)  # false claims in the reply shown (claim reader)
+    caught: str = ""  # the guard's reasons when it replaced the model's rewrite
 
 
 def degenerate(reply: str) -> str:
@@ -170,7 +182,7 @@ class Harness:
         reply = turn.text().strip()
         end = turn.ended_s if turn.ended_s is not None else time.perf_counter() - started
         first = turn.first_piece_s if turn.first_piece_s is not None else end
-        return self._score(
+        answer = self._score(
             q,
             reply,
             bool(getattr(turn, "replaced", False)),
@@ -179,6 +191,12 @@ class Harness:
             getattr(turn, "model_text", ""),
             getattr(turn, "note", ""),
         )
+        grounding = getattr(turn, "grounding", None)
+        answer.false = _false(reply, grounding)
+        verdict = getattr(turn, "verdict", None)
+        if answer.replaced and verdict is not None and "claims" in verdict.reasons:
+            answer.caught = verdict.detail
+        return answer
 
     def _analyse(self, q: Question) -> Answer:
         summary, ledger = _run(q)
@@ -189,7 +207,7 @@ class Harness:
 
         analysis = RunAnalysis(self.session, summary, ledger)
         first: float | None = None
-        end_at = time.monotonic() + analysis.timeout_s + 5
+        end_at = time.monotonic() + 30.0
         while analysis.busy and time.monotonic() < end_at:
             analysis.pump()
             if first is None and analysis.text().strip():
@@ -197,16 +215,8 @@ class Harness:
             time.sleep(0.005)
         analysis.pump()
         end = time.perf_counter() - started
-        turn = analysis.turn
-        replaced = turn is not None and analysis.source == "rules"  # the stub shows the rules by design
         return self._score(
-            q,
-            analysis.text(),
-            replaced,
-            first if first is not None else end,
-            end,
-            turn.model_text if turn else "",
-            analysis.note,
+            q, analysis.text(), False, first if first is not None else end, end, "", analysis.note
         )
 
     def _legacy_analyse(self, q: Question, summary: Any, ledger: Any, started: float) -> Answer:
@@ -248,11 +258,13 @@ class Harness:
         )
 
 
-def _pct(values: list[float], p: float) -> float:
-    if not values:
-        return 0.0
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(p * (len(ordered) - 1)))]
+def _false(reply: str, grounding: Any) -> list[str]:
+    """The false claims in a reply shown, judged against the live state it was answered in."""
+    from game.talk.claims import false_claims
+    from game.talk.facts import FactBase
+
+    base = getattr(grounding, "base", None) or FactBase.load()
+    return [f"{c.said or c}: {why}" for c, why in false_claims(reply, base)]
 
 
 def evaluate(
@@ -267,101 +279,8 @@ def evaluate(
     return out
 
 
-def format_table(rows: list[tuple[str, list[Answer]]]) -> str:
-    head = (
-        "| backend | role | split | n | right facts | degenerate shown | guard replaced "
-        "| first words p50/p95 s "
-        "| end p50/p95 s |\n|---|---|---|---|---|---|---|---|---|\n"
-    )
-    lines = []
-    for label, answers in rows:
-        for role in ("Merchant", "Chat", "Analyzer"):
-            for split, tuned in (("tuned", True), ("held-out", False)):
-                group = [a for a in answers if a.q.role == role and a.q.tuned == tuned]
-                if not group:
-                    continue
-                right = sum(a.right for a in group)
-                bad = sum(bool(a.degenerate) for a in group)
-                swapped = sum(a.replaced for a in group)
-                firsts = [a.first_s for a in group]
-                ends = [a.end_s for a in group]
-                lines.append(
-                    f"| {label} | {role} | {split} | {len(group)} "
-                    f"| {right}/{len(group)} ({right / len(group):.0%}) "
-                    f"| {bad} | {swapped} | {statistics.median(firsts):.2f} / {_pct(firsts, 0.95):.2f} "
-                    f"| {statistics.median(ends):.2f} / {_pct(ends, 0.95):.2f} |"
-                )
-    return head + "\n".join(lines)
+def run_talk(*args: Any, **kwargs: Any) -> int:
+    """``python -m game.eval talk`` (``game.eval.talk_report``)."""
+    from game.eval.talk_report import run_talk as run
 
-
-def format_degenerate(rows: list[tuple[str, list[Answer]]], show: int = 8) -> str:
-    out: list[str] = []
-    for label, answers in rows:
-        bad = [a for a in answers if a.degenerate]
-        out.extend(f"- {label} {a.q.id} ({a.degenerate}): {a.reply[:160]!r}" for a in bad[:show])
-        if len(bad) > show:
-            out.append(f"- {label}: {len(bad) - show} more")
-    return "Degenerate replies shown:\n" + ("\n".join(out) if out else "- none")
-
-
-def bar_progress(bar: Any) -> Any:
-    return lambda i, n, name: bar.update(i, name)
-
-
-def run_talk(
-    backends: list[str],
-    *,
-    legacy: bool = False,
-    roles: set[str] | None = None,
-    limit: int = 0,
-    split: str = "all",
-    out: Path | None = None,
-) -> int:
-    from game.eval.progress import ProgressBar
-
-    questions = [q for q in load_questions() if roles is None or q.role in roles]
-    if split != "all":
-        questions = [q for q in questions if q.tuned == (split == "tuned")]
-    if limit:
-        per: dict[str, int] = {}
-        kept = []
-        for q in questions:
-            if per.get(q.role, 0) < limit:
-                kept.append(q)
-                per[q.role] = per.get(q.role, 0) + 1
-        questions = kept
-    rows = []
-    for backend in backends:
-        label = f"{backend}{' (before)' if legacy else ''}"
-        bar = ProgressBar(len(questions), f"talk[{label}]")
-        try:
-            answers = evaluate(backend, questions, legacy=legacy, progress=bar_progress(bar))
-        except RuntimeError as exc:
-            bar.close()
-            sys.stdout.write(f"{backend}: not evaluated ({exc})\n")
-            continue
-        bar.close()
-        rows.append((label, answers))
-    sys.stdout.write(format_table(rows) + "\n\n" + format_degenerate(rows) + "\n")
-    if out is not None:
-        data = [
-            {
-                "backend": label,
-                "id": a.q.id,
-                "role": a.q.role,
-                "tuned": a.q.tuned,
-                "question": a.q.question,
-                "reply": a.reply,
-                "right": a.right,
-                "degenerate": a.degenerate,
-                "replaced": a.replaced,
-                "model_reply": a.model_reply,
-                "note": a.note,
-                "first_s": round(a.first_s, 3),
-                "end_s": round(a.end_s, 3),
-            }
-            for label, answers in rows
-            for a in answers
-        ]
-        out.write_text("".join(json.dumps(d, ensure_ascii=False) + "\n" for d in data), encoding="utf-8")
-    return 0
+    return run(*args, **kwargs)

@@ -4,6 +4,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from game.talk.claims import Claim
+    from game.talk.facts import FactBase
 
 _SPACE = re.compile(r"\s+")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])")
@@ -30,6 +35,10 @@ class Grounding:
     prices: tuple[tuple[str, int], ...] = ()  # (item name, price): the shelf, for the price check
     coins: int | None = None  # the player's purse, when the question is about the shop
     effects: tuple[tuple[str, str], ...] = ()  # (item name, effect): an item's % or HP must be its own
+    # the claims the grounded answer states (``game.talk.claims``) and the things they are checked against;
+    # a rephrasing may only make claims among these, each true of its subject
+    claims: tuple[Claim, ...] = ()
+    base: FactBase | None = field(default=None, compare=False, repr=False)
 
 
 def norm(text: str) -> str:
@@ -45,7 +54,8 @@ def holds(reply: str, fact: str) -> bool:
         if not a:
             continue
         if a[0].isalnum() and a[-1].isalnum():
-            if re.search(rf"(?<![a-z0-9]){re.escape(a)}(?:s|es|ed|ing)?(?![a-z0-9])", text):
+            ending = r"(?:st|nd|rd|th)?" if a.isdigit() else r"(?:s|es|ed|ing)?"  # "5th", "kills"
+            if re.search(rf"(?<![a-z0-9]){re.escape(a)}{ending}(?![a-z0-9])", text):
                 return True
         elif a in text:
             return True

@@ -9,11 +9,16 @@ replaced by the grounded template (``TalkTurn``), and the panel says so in small
 - ``shelf``: it names a price or number the data does not have, gives an item another item's price or
   effect, or states an amount in coins (or a percentage, or HP) that no fact holds.
 - ``invented``: it names something (a capitalised word inside a sentence) that neither the question nor
-  the facts mention (an invented item, enemy or place), or it adds more than ``NEW_WORDS_MAX`` content words
-  that the question, the grounded answer and its context never use: the model's task is to rephrase the
-  grounded answer, and what it adds beyond that ("a legendary spaceship") is made up (small talk, which
-  has no facts, is exempt).
-- ``voice``: it repeats the asker's own first-person words ("... can heal me"): it speaks as the player.
+  the facts mention (an invented item, enemy or place), or it adds a content word (four letters or more,
+  beyond a short list of voice words) that the grounded answer and its context never use: the model's task
+  is to rephrase the grounded answer in a voice, and what it adds beyond that ("a legendary spaceship", "it
+  also blocks its side", "the Runner is twice as strong") is made up. The question's own words do not count
+  as known: they may carry the asker's wrong premise. Small talk, which has no facts, is exempt.
+- ``voice``: it repeats the asker's own first-person words ("... can heal me") or what the asker said to
+  the role ("the cheapest thing you sell"): it speaks as the player.
+- ``claims``: read into claims (``game.talk.claims``), one is false of its subject in the data or live state
+  ("the Exploder hits for 30": its damage is 28), or the grounded answer does not state it about that
+  subject (a number, name, key, command, flag or file it does not give).
 - ``length``: longer than the panel's room, or empty.
 """
 
@@ -114,7 +119,9 @@ def _unit(word: str) -> str:
     return "%" if w in ("%", "percent") else "hp" if w == "hp" else "coin"
 
 
-NEW_WORDS_MAX = 2  # content words a rephrasing may add that the question and the grounded answer never use
+NEW_WORDS_MAX = (
+    0  # content words a rephrasing may add that the grounded answer never uses (voice words aside)
+)
 _CONTENT = re.compile(r"[a-z]{4,}")
 # words any rephrasing may use: function words and the voice of a shopkeeper or an announcer
 _PLAIN_TEXT = """
@@ -125,6 +132,8 @@ _PLAIN_TEXT = """
     things this those through today very want wants well were what when where which while will with
     would your yours youre youll friend friends traveler welcome course indeed certainly fine nice
     help helps press tell tells find found look looks able enough once still around away back
+    between among against after until again always never often careful watch open opens toggle toggles
+    switch switches turn turns either neither without within afford affords
 """
 _PLAIN = frozenset(_PLAIN_TEXT.split())
 
@@ -138,13 +147,14 @@ def _stem(word: str) -> str:
 
 def _invented(reply: str, g: Grounding) -> str:
     known = norm(f"{g.question} {g.template} {g.context}")
+    said = norm(f"{g.template} {g.context}")  # the question's words may carry the asker's wrong premise
     for m in _NAME.finditer(reply):
         word = m.group(1)
         if word not in _ALWAYS and word.lower() not in known:
             return f"names {word!r}"
-    if not g.facts:  # small talk: no facts to distort, and the voice is the point
+    if g.intent == "small_talk":  # no facts to distort, and the voice is the point
         return ""
-    seen = {_stem(w) for w in _CONTENT.findall(known.replace("'", ""))}
+    seen = {_stem(w) for w in _CONTENT.findall(said.replace("'", ""))}
     new = [
         w
         for w in _CONTENT.findall(reply.lower().replace("'", ""))
@@ -169,6 +179,8 @@ _MONEY = re.compile(r"\$|\bdollars?\b|\bcents?\b|\beuros?\b", re.I)
 
 # the asker's object and possessive words (a shopkeeper says "I have" too, so not "I")
 _FIRST_PERSON = frozenset({"me", "my", "mine", "myself"})
+# what follows "you" in a reply to the player as well as in a question to the role ("you have 10 coins")
+_SHARED_YOU = frozenset({"have", "can", "are", "need", "get", "will", "could", "should", "got", "want", "do"})
 
 
 def _as_asker(reply: str, g: Grounding) -> str:
@@ -179,7 +191,29 @@ def _as_asker(reply: str, g: Grounding) -> str:
     for a, b in itertools.pairwise(q):
         if (a in _FIRST_PERSON) != (b in _FIRST_PERSON) and f" {a} {b} " in said:
             return f"speaks as the asker ({a} {b})"
+        if a in ("you", "your") and b not in _SHARED_YOU and b not in _FIRST_PERSON and f" {a} {b} " in said:
+            return f"speaks as the asker ({a} {b})"
     return ""
+
+
+def _left_out(text: str, g: Grounding) -> list[str]:
+    """A list answer ("the enemies are: ...", "there are 4 mods: ...") must keep every thing it lists: a
+    shorter list reads as the whole one."""
+    if not (g.intent.endswith(":all") or g.intent.startswith(("count:", "absent"))) or g.base is None:
+        return []
+    said = {t.key for _pos, t in g.base.mentions(text)}
+    listed = dict.fromkeys(c.said for c in g.claims if c.attribute == "named" and c.subject not in said)
+    return [name for name in listed if name]
+
+
+def _claims(text: str, g: Grounding) -> str:
+    """The first claims that are false or that the grounded answer does not state (``game.talk.claims``)."""
+    if g.base is None:
+        return ""
+    from game.talk.claims import check_reply
+
+    asked = [t.key for _pos, t in g.base.mentions(g.question)]
+    return "; ".join(check_reply(text, g.claims, g.base, asked)[:2])
 
 
 def _digits(text: str) -> str:
@@ -199,7 +233,7 @@ def check(reply: str, g: Grounding, limits: Limits) -> Verdict:
         details.append(f"raw output {raw.group(0)!r}")
     if repeats(text):
         reasons.append("repeat")
-    missing = missing_facts(text, g.facts)
+    missing = missing_facts(text, g.facts) + _left_out(text, g)
     if missing:
         reasons.append("facts")
         details.append("missing " + ", ".join(missing))
@@ -218,6 +252,10 @@ def check(reply: str, g: Grounding, limits: Limits) -> Verdict:
     if invented:
         reasons.append("invented")
         details.append(invented)
+    untrue = _claims(text, g)
+    if untrue:
+        reasons.append("claims")
+        details.append(untrue)
     echoed = _as_asker(text, g)
     if echoed:
         reasons.append("voice")

@@ -12,6 +12,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
+from game.talk.facts import FactBase
 from game.talk.grounding import Grounding
 from game.talk.knowledge import Entry
 
@@ -201,10 +202,23 @@ def _overview(hits: list[Hit]) -> Entry | None:
     return next((h.entry for h in tied if h.entry.id.endswith(":all")), None)
 
 
-def chat_grounding(question: str, index: KnowledgeIndex) -> Grounding:
+def chat_grounding(question: str, index: KnowledgeIndex, base: FactBase | None = None) -> Grounding:
+    """The Chat's grounded answer: a question over the data (a count, a comparison, a stat, something the
+    game lacks, a rule of the game, how to fight a kind) first, else the nearest knowledge entry."""
+    from game.talk.query import data_answer
+    from game.talk.said import grounded_claims, grounding
+
+    base = base or FactBase.load()
+    said = data_answer(question, base, "Chat")
+    if said is not None:
+        return grounding(said, "Chat", question, base)
     hits = index.search(question)
     if not hits or hits[0].score < MIN_SCORE:
-        return Grounding("Chat", question, "small_talk", (), SMALL_TALK, "- " + SMALL_TALK)
+        claims = grounded_claims(SMALL_TALK, base)
+        return Grounding(
+            "Chat", question, "small_talk", (), SMALL_TALK, "- " + SMALL_TALK, claims=claims, base=base
+        )
     best = _overview(hits) or hits[0].entry
     context = "\n".join(f"- {h.entry.text}" for h in hits[:2])
-    return Grounding("Chat", question, best.id, best.facts, best.text, context)
+    claims = grounded_claims(best.text, base)
+    return Grounding("Chat", question, best.id, best.facts, best.text, context, claims=claims, base=base)

@@ -16,6 +16,7 @@ from game.talk.grounding import Grounding
 
 if TYPE_CHECKING:
     from game.shop.shop import Shop
+    from game.talk.facts import FactBase
 
 
 @dataclass(frozen=True)
@@ -47,19 +48,25 @@ def shelf_view(shop: Shop) -> ShelfView:
 TAG_WORDS: tuple[tuple[str, str], ...] = (
     (
         "max_hp",
-        r"max(?:imum)? ?(?:hp|health|life)|more (?:max )?(?:hp|health)|tougher|tanky|vitality|survive longer",
+        r"max(?:imum)? ?(?:hp|health|life)|(?:more|bigger|larger|longer) (?:max )?(?:hp|health|life)"
+        r"|health bar|tougher|tanky|vitality|survive longer",
     ),
     (
         "fire_rate",
         r"fire ?rate|shoot faster|fire faster|rapid|rate of fire|attack speed|more shots|shoot more",
     ),
     ("pickup", r"pick ?up|magnet|collect|reach (?:coins|xp|gems)|grab|loot range|range for (?:coins|xp)"),
-    ("speed", r"speed|faster|quick|move|run away|boots|outrun|dodge|kite"),
+    ("damage", r"kill\w* (?:\w+ )?(?:faster|quicker|sooner)|(?:faster|quicker) kills"),
+    ("speed", r"speed|faster|quick|move|run away|boots|outrun|dodge|kite|catch|escape|get away|keep up"),
     (
         "damage",
         r"damage|hit harder|stronger|more power|kill faster|harder hitting|dps|bullets? (?:stronger|hurt)",
     ),
-    ("heal", r"heal|health|\bhp\b|hurt|wound|patch|medic|medkit|potion|dying|bleeding|life|low on"),
+    (
+        "heal",
+        r"heal|health|\bhp\b|hurt|wound|patch|medic|medkit|potion|dying|\bdie\b|\bdead\b|bleeding|life"
+        r"|low on|survive",
+    ),
 )
 OTHER_WORDS: tuple[tuple[str, str], ...] = (
     ("earn", r"(?:get|earn|make|find) (?:more )?(?:coins|money|gold)|where do coins come"),
@@ -135,6 +142,32 @@ def _item_facts(w: Ware) -> tuple[str, ...]:
 
 
 def merchant_grounding(question: str, shelf: ShelfView) -> Grounding:
+    """The Merchant's grounded answer: a question over the data (a count, a comparison, a stat, something
+    the shelf lacks, a rule of the game) first, else the question's intent on the shelf."""
+    from game.talk.facts import FactBase
+    from game.talk.query import data_answer
+    from game.talk.said import grounding
+
+    base = FactBase.load(shelf)
+    said = data_answer(question, base, "Merchant")
+    if said is not None:
+        return grounding(said, "Merchant", question, base, **_shelf_checks(shelf))
+    return _shelf_grounding(question, shelf, base)
+
+
+def _shelf_checks(shelf: ShelfView) -> dict[str, object]:
+    """What the guard's price and effect checks need of the shelf."""
+    return {
+        "names": frozenset(w.name for w in shelf.wares),
+        "prices": tuple((w.name, w.price) for w in shelf.wares),
+        "effects": tuple((w.name, w.effect) for w in shelf.wares),
+        "coins": shelf.coins,
+    }
+
+
+def _shelf_grounding(question: str, shelf: ShelfView, base: FactBase) -> Grounding:
+    from game.talk.said import grounded_claims
+
     intent = intent_of(question, shelf)
     coins = shelf.coins
     stocked = [w for w in shelf.wares if w.stock > 0]
@@ -199,11 +232,10 @@ def merchant_grounding(question: str, shelf: ShelfView) -> Grounding:
         facts=facts,
         template=template,
         context=context,
-        names=frozenset(w.name for w in shelf.wares),
         numbers=frozenset(numbers | {"1", "2", "3"}),
-        prices=tuple((w.name, w.price) for w in shelf.wares),
-        effects=tuple((w.name, w.effect) for w in shelf.wares),
-        coins=coins,
+        claims=grounded_claims(template, base),
+        base=base,
+        **_shelf_checks(shelf),  # type: ignore[arg-type]
     )
 
 

@@ -1,5 +1,6 @@
-"""Start a player's turn with a role: a grounded ``TalkTurn`` for the Merchant and the Chat, the tool flow
-for a Merchant purchase ("buy the medkit") and for every other role (``ChatTurn``)."""
+"""Start a player's turn with a role: a grounded ``TalkTurn`` for the Merchant and the Chat (a Merchant
+purchase, "buy the medkit", is made at once and answered from its receipt, ``game.talk.purchase``), the tool
+flow for every other role (``ChatTurn``)."""
 
 from __future__ import annotations
 
@@ -33,7 +34,11 @@ class AnyTurn(Protocol):
     def busy(self) -> bool: ...
 
 
-_ORDER = re.compile(r"\b(?:buy|purchase|take)\s+(?:a |an |the |one |some |me )?[a-z]", re.I)
+_ORDER = re.compile(
+    r"\b(?:buy|purchase|take|sell me|give me|i'?ll have|i'?d like|i want to buy)\s+"
+    r"(?:a |an |the |one |some |me )?[a-z]",
+    re.I,
+)
 _QUESTION = re.compile(r"^\s*(?:what|which|how|can|could|do|does|is|are|should|where|why)\b", re.I)
 
 
@@ -42,7 +47,9 @@ def is_purchase(text: str, shelf: ShelfView) -> bool:
     names the shelf), not a question about buying ("what can I buy?", "can I buy the medkit?")."""
     if not _ORDER.search(text) or text.rstrip().endswith("?") or _QUESTION.search(text):
         return False
-    return not re.search(r"\b(?:buy|purchase|take)\s+(?:anything|something|what)\b", text, re.I)
+    return not re.search(
+        r"\b(?:buy|purchase|take|me|have|like)\s+(?:anything|something|what|more)\b", text, re.I
+    )
 
 
 @lru_cache(maxsize=1)
@@ -51,15 +58,17 @@ def knowledge_index() -> KnowledgeIndex:
 
 
 def grounding_for(session: AiSession, role: str, text: str) -> Grounding | None:
-    """The grounding of a player's message to ``role`` (main thread: it reads the shop), or None when the
-    role answers through its tools instead."""
+    """The grounding of a player's message to ``role`` (main thread: it reads the shop, and an order buys),
+    or None when the role answers through its tools instead."""
     if role == "Merchant":
         shop = session.shop
         if shop is None:
             return None
         shelf = shelf_view(shop.shop)
         if is_purchase(text, shelf):
-            return None  # "buy the medkit": the Merchant's buy_item tool flow
+            from game.talk.purchase import purchase_grounding
+
+            return purchase_grounding(text, shop)  # bought (or refused) now; the reply is the receipt
         return merchant_grounding(text, shelf)
     if role == "Chat":
         return chat_grounding(text, knowledge_index())
@@ -80,7 +89,7 @@ def start_turn(
     def remember(final: str) -> None:  # the chat panel shows a role's stored turns when it is picked again
         runtime.memory.append_turn(role, text, final)
 
-    if not talk.model_phrasing:
+    if not talk.model_phrasing or grounding.intent.startswith(("bought", "refused")):
         return TalkTurn(None, None, grounding, dec, on_piece=on_piece, on_final=remember)
     return TalkTurn(
         runtime.tasks,

@@ -35,10 +35,19 @@ REASON_WORDS = {
     "shelf": "got a price or number wrong",
     "invented": "named something the game does not have",
     "voice": "spoke as if it were you",
+    "claims": "said what the game's data does not",
     "length": "did not fit",
     "failed": "failed",
     "late": "was too slow",
 }
+
+
+def note_for(verdict: Verdict) -> str:
+    """The small print under a replaced reply: what the guard found, and a false claim's own reason."""
+    words = " and ".join(REASON_WORDS.get(r, r) for r in verdict.reasons)
+    why = next((d for d in verdict.detail.split("; ") if d.startswith(("false:", "unstated:"))), "")
+    said = f" ({why.split(': ', 1)[1]})" if why else ""
+    return f"checked answer: the model's reply {words}{said}; this one comes from the game's data"
 
 
 class TalkTurn:
@@ -146,8 +155,7 @@ class TalkTurn:
             self.error = failed
             self._final = (text or "").strip() if verdict.ok else g.template
             if self.replaced and model:
-                words = " and ".join(REASON_WORDS.get(r, r) for r in verdict.reasons)
-                self.note = f"checked answer: the model's reply {words}; this one comes from the game's data"
+                self.note = note_for(verdict)
             self._state = "done"
             self.ended_s = time.perf_counter() - self.started
             if self.first_piece_s is None:

@@ -119,7 +119,9 @@ def test_a_rephrasing_that_adds_what_the_data_does_not_say_is_replaced() -> None
         LIMITS,
     )
     assert not made_up.ok and "invented" in made_up.reasons and "spaceship" in made_up.detail
-    assert check("Watch out: the Exploder rushes in and explodes. 28 HP, hits for 28.", g, LIMITS).ok
+    assert check(
+        "Watch out: the Exploder rushes in and explodes for 28. Shoot it before it reaches you!", g, LIMITS
+    ).ok
 
 
 def test_a_reply_that_speaks_as_the_player_or_drops_what_the_item_does_is_replaced() -> None:

@@ -1,6 +1,6 @@
 """Offline stubs that behave, through the game's own paths: the stub Merchant answers the question asked
 from the shelf (not the whole shelf), the stub Chat answers from the knowledge file, a purchase still goes
-through buy_item, and the talk evaluation on the stub meets the targets on both splits."""
+at once from its receipt, and the talk evaluation on the stub meets the targets on both splits."""
 
 from __future__ import annotations
 
@@ -35,9 +35,13 @@ def test_the_stub_chat_answers_from_the_knowledge_file(session: Any) -> None:
     assert "Shift" in text and "stub" not in text
 
 
-def test_a_purchase_still_goes_through_buy_item(session: Any) -> None:
+def test_an_order_buys_at_once_and_the_reply_is_the_receipt(session: Any) -> None:
     turn = ask(session, "Merchant", "buy the medkit")
-    assert turn.tools_called() == ["buy_item"] and "Medkit" in turn.text()
+    assert session.shop.shop.purse.balance == 4 and session.shop.shop.stock["medkit"] == 2
+    assert turn.text() == (
+        "Here is your Medkit: it heals 40 HP, for 6 coins. You have 4 coins left, and I have 2 more of them."
+    )
+    assert turn.ended_s is not None and turn.ended_s < 0.5 and not turn.replaced
 
 
 def test_the_talk_eval_on_the_stub_meets_the_targets() -> None:

@@ -53,7 +53,9 @@ def test_a_loop_is_stopped_at_its_first_repeat_and_replaced() -> None:
 
 
 def test_a_true_phrasing_passes_the_guard() -> None:
-    turn, stats = run(StubLlmClient(["Ah, a Medkit for 6 coins heals 40 HP, and your 10 coins cover it."]))
+    turn, stats = run(
+        StubLlmClient(["Ah, a Medkit for 6 coins heals 40 HP, and with your 10 coins you can buy it."])
+    )
     assert not turn.replaced and turn.text().startswith("Ah, a Medkit") and not turn.note
     assert stats.replaced["Merchant"] == 0 and stats.replies["Merchant"] == 1
 
