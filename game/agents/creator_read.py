@@ -12,7 +12,7 @@ from typing import Any, Literal
 from coreai.errors import LlmError
 from coreai.llm.types import ChatMessage, LlmClient, LlmRequest
 from coreai.lua.recipes.model import COUNT, Facts
-from coreai.lua.recipes.reader import OUT_OF_SCOPE, _count, _prefab_at, _unknown_creature
+from coreai.lua.recipes.words import OUT_OF_SCOPE, count_before, prefab_at, unknown_creature
 
 Action = Literal["spawn", "move", "destroy", "event", "question", "none"]
 CPlace = Literal["near_player", "edge", "center", "random", "far"]
@@ -66,16 +66,16 @@ def read_command(text: str, facts: Facts, events: tuple[str, ...]) -> Command:
         if re.search(pat, low):
             return Command("none", cant=reason.replace("a mod cannot", "I cannot").replace("a mod ", "I "))
     event = next((e for e in events if re.search(rf"\b{re.escape(e)}\b", low)), None)
-    prefab, pos = _prefab_at(low, facts)
+    prefab, pos = prefab_at(low, facts)
     starts = re.search(r"\b(event|trigger|start|fire|launch|call|do|unleash|send|drop|give)\b", low)
     if event is not None and starts and not (prefab is not None and event == prefab and _SPAWN.search(low)):
         return Command("event", event=event)
     destroy, spawn, move = _DESTROY.search(low), _SPAWN.search(low), _MOVE.search(low)
     generic = _GENERIC.search(low)
-    why = _unknown_creature(low, facts) if prefab is None and generic is None else None
+    why = unknown_creature(low, facts) if prefab is None and generic is None else None
     if why is not None and (spawn or destroy or move):
         return Command("none", cant=why.replace("a mod can spawn", "I can spawn"))
-    n = _count(low, pos if prefab is not None else (generic.start() if generic else len(low)))
+    n = count_before(low, pos if prefab is not None else (generic.start() if generic else len(low)))
     if destroy and (prefab is not None or generic is not None):
         every = bool(_ALL.search(low)) or (n is None and re.search(r"\b(the|those|them)\b", low) is not None)
         return Command("destroy", prefab, COUNT[1] * 25 if every else (n or 1))

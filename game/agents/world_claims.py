@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from coreai.lua.recipes.reader import _prefab_at
+from coreai.lua.recipes.words import prefab_at
 from game.agents.facts import game_facts
 
 NEAREST_LIMIT = 500  # enemies listed for "nearest" and for move / destroy targets
@@ -87,8 +87,8 @@ def answer(question: str, facts: WorldFacts) -> tuple[str, bool]:
     if (
         re.search(r"\bhow many\b|\bnumber of\b|\bcount\b|\bany\b.*\b(left|alive)\b", q)
         and re.search(r"\b(enem|monster|mob|alive|left|there)", q)
-    ) or (_prefab_at(q, game_facts())[0] and re.search(r"\bhow many\b", q)):
-        prefab, _ = _prefab_at(q, game_facts())
+    ) or (prefab_at(q, game_facts())[0] and re.search(r"\bhow many\b", q)):
+        prefab, _ = prefab_at(q, game_facts())
         if prefab is not None:
             n = facts.count(prefab)
             return f"There {'is' if n == 1 else 'are'} {_plural(n, prefab)} alive.", True
@@ -129,7 +129,7 @@ def answer(question: str, facts: WorldFacts) -> tuple[str, bool]:
     )
 
 
-_NUM = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)(?![\w.])")
+NUM = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)(?![\w.])")
 _COUNTED = re.compile(r"(\d+) ([a-z]+?)(?:e?s)?\b")
 
 
@@ -138,7 +138,7 @@ def check_claims(text: str, facts: WorldFacts) -> list[str]:
     that is not the count of that prefab, a named enemy the game does not have. Empty: every claim is true."""
     wrong: list[str] = []
     prefabs = game_facts().prefabs
-    for m in _NUM.finditer(text):
+    for m in NUM.finditer(text):
         v = float(m.group(1))
         if v not in facts.numbers:
             wrong.append(f"{m.group(1)} is not a number of the world's state")
