@@ -7,9 +7,9 @@ do, and the player is told plainly what it did.
    model (the offline stub) the Programmer says it cannot write that mod offline.
 3. The mod is rendered from the recipe (valid Lua by construction). Only when no recipe fits does the model
    write free-form Lua, as one JSON string (one block, by grammar) with a token limit that fits a mod.
-4. The mod runs in a headless trial (``trial``: the real sandbox, 60 s of play); a fault in free-form code
-   goes back to the model with the error (the self-heal loop), and each recipe's expected behaviour is
-   checked. What passes is installed as a user mod (``install``), which F7 lists.
+4. The mod runs in a headless trial (``trial``: the real sandbox, 60 s of play or more for slow timers); a
+   fault in free-form code goes back to the model with the error (the self-heal loop), and each recipe's
+   expected behaviour is checked. What passes is installed as a user mod (``install``), which F7 lists.
 """
 
 from __future__ import annotations
@@ -56,6 +56,7 @@ class TrialVerdict(BaseModel):
     fault: str | None
     summary: str
     checks: tuple[str, ...] = ()
+    seconds: float = 60.0  # game seconds the trial played
 
 
 Trial = Callable[[dict[str, str], Recipe | None], TrialVerdict]
@@ -151,7 +152,8 @@ def run_grounded_task(
     if not verdict.ok:
         emit(LuaExecutionFailed(trace, task, 1, code, verdict.summary, "behaviour", False))
         return done(False, path, (
-            f"I wrote a mod ({say(recipe, facts)}), but in a 60 s test run it did not do that: "
+            f"I wrote a mod ({say(recipe, facts)}), but in a {verdict.seconds:g} s test run it did not do "
+            "that: "
             f"{verdict.summary}. I did not install it."
         ), recipe=recipe, files=files, verdict=verdict, attempts=1, note=note)  # fmt: skip
     return _install(task, name, files, recipe, verdict, path, facts, install, emit, done, trace, note)
@@ -174,7 +176,7 @@ def _install(task: str, name: str, files: dict[str, str], recipe: Recipe | None,
     what = say(recipe, facts) if recipe is not None else "the Lua I wrote for it"
     message = (
         f"Mod '{installed}' is on (F7 lists it; turn it off or revert it there): {what}. "
-        f"Checked in a 60 s test run: {verdict.summary}."
+        f"Checked in a {verdict.seconds:g} s test run: {verdict.summary}."
     )
     return done(True, path, message, recipe=recipe, files=files, mod=installed, verdict=verdict,
                 attempts=attempts, note=note)  # fmt: skip

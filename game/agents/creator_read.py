@@ -12,7 +12,7 @@ from typing import Any, Literal
 from coreai.errors import LlmError
 from coreai.llm.types import ChatMessage, LlmClient, LlmRequest
 from coreai.lua.recipes.model import COUNT, Facts
-from coreai.lua.recipes.words import OUT_OF_SCOPE, count_before, prefab_at, unknown_creature
+from coreai.lua.recipes.words import OUT_OF_SCOPE, count_before, prefab_at, unknown_noun
 
 Action = Literal["spawn", "move", "destroy", "event", "question", "none"]
 CPlace = Literal["near_player", "edge", "center", "random", "far"]
@@ -23,7 +23,9 @@ _QUESTION = re.compile(
     r"^\s*(what|what's|whats|which|how|how's|is|are|do|does|did|where|when|who|why|tell me|can you tell|"
     r"show me (?:the |my )?(?:state|stats))\b|\?\s*$"
 )
-_SPAWN = re.compile(r"\b(spawn|summon|send|add|create|bring in|throw in|unleash|release|drop|give me|make)\b")
+_SPAWN = re.compile(
+    r"\b(spawn|summon|send|add|create|bring in|throw in|unleash|release|drop|give me|make|put|place)\b"
+)
 _DESTROY = re.compile(r"\b(kill|destroy|remove|delete|despawn|get rid of|clear|wipe|nuke|erase)\b")
 _MOVE = re.compile(r"\b(move|push|pull|drag|put|teleport|bring|shove|send)\b")
 _ALL = re.compile(r"\b(all|every|everything|each)\b")
@@ -64,7 +66,7 @@ def read_command(text: str, facts: Facts, events: tuple[str, ...]) -> Command:
         return Command("question")
     for pat, reason in OUT_OF_SCOPE:
         if re.search(pat, low):
-            return Command("none", cant=reason.replace("a mod cannot", "I cannot").replace("a mod ", "I "))
+            return Command("none", cant=reason)
     event = next((e for e in events if re.search(rf"\b{re.escape(e)}\b", low)), None)
     prefab, pos = prefab_at(low, facts)
     starts = re.search(r"\b(event|trigger|start|fire|launch|call|do|unleash|send|drop|give)\b", low)
@@ -72,10 +74,15 @@ def read_command(text: str, facts: Facts, events: tuple[str, ...]) -> Command:
         return Command("event", event=event)
     destroy, spawn, move = _DESTROY.search(low), _SPAWN.search(low), _MOVE.search(low)
     generic = _GENERIC.search(low)
-    why = unknown_creature(low, facts) if prefab is None and generic is None else None
+    why = unknown_noun(low, facts) if prefab is None and generic is None else None
     if why is not None and (spawn or destroy or move):
-        return Command("none", cant=why.replace("a mod can spawn", "I can spawn"))
-    n = count_before(low, pos if prefab is not None else (generic.start() if generic else len(low)))
+        return Command("none", cant=why)
+    at = pos if prefab is not None else (generic.start() if generic else len(low))
+    n = count_before(low, at)
+    # "put a boss in the middle", "send 6 runners": new ones; "put the tanks in the middle": those there
+    new_ones = n is not None or re.search(
+        r"\b(a|an|some|few|couple of|more|extra|new)\s+(?:\w+\s+)?$", low[:at]
+    )
     if destroy and (prefab is not None or generic is not None):
         every = bool(_ALL.search(low)) or (n is None and re.search(r"\b(the|those|them)\b", low) is not None)
         return Command("destroy", prefab, COUNT[1] * 25 if every else (n or 1))
@@ -83,7 +90,7 @@ def read_command(text: str, facts: Facts, events: tuple[str, ...]) -> Command:
         move
         and (prefab is not None or generic is not None)
         and (place := _place(low)) is not None
-        and not (spawn and spawn.start() < move.start())
+        and not (spawn and (spawn.start() < move.start() or new_ones))
     ):
         every = bool(_ALL.search(low)) or n is None
         return Command("move", prefab, COUNT[1] * 25 if every else (n or 1), place)

@@ -28,7 +28,9 @@ from coreai.lua.recipes.catalogue import say_rule
 from coreai.lua.recipes.model import Recipe, Rule
 from game.agents.trial_checks import Record, Tick, check_rule
 
-TRIAL_SECONDS = 60.0
+TRIAL_SECONDS = 60.0  # the shortest trial; a slow timer gets two of its periods (at most MAX_SECONDS)
+MAX_SECONDS = 180.0
+HIT_TIMES = (10.0, 30.0, 50.0)  # a damage rule: runners come in touching the player
 TRIAL_SEED = 7
 STIMULUS_TIMES = (4.0, 24.0, 44.0)  # when the prefabs a rule names are brought in
 HP_DIP = (15.0, 35.0)  # the player's HP is dropped to 20% at the first time and restored at the second
@@ -142,6 +144,7 @@ class _Stimuli:
         self.hp = any(r.condition in ("hp_below", "hp_above") for r in rules)
         self.crowd = max((int(r.threshold) + 3 for r in rules if r.condition == "enemies_above"), default=0)
         self.wave = max((int(r.threshold) for r in rules if r.condition == "wave_at_least"), default=0)
+        self.hits = any(r.trigger == "damage" for r in rules)
         self.done: set[str] = set()
 
     def _once(self, key: str, world: Any, at: float) -> bool:
@@ -169,6 +172,10 @@ class _Stimuli:
             for k in range(min(self.crowd, 120)):
                 a = k * 0.7
                 world.spawn_enemy("grunt", p.x + math.cos(a) * 700, p.y + math.sin(a) * 700)
+        for i, at in enumerate(HIT_TIMES):
+            if self.hits and self._once(f"hit{i}", world, at):
+                for k in range(3):
+                    world.spawn_enemy("runner", p.x + math.cos(k * 2.1) * 30, p.y + math.sin(k * 2.1) * 30)
         if self.wave > world.wave and self._once("wave", world, 20.0):
             world.start_wave(self.wave)
 
@@ -180,10 +187,11 @@ def _name_of(files: dict[str, str]) -> str:
 
 def verdict(recipe: Recipe | None, rec: Record, fault: str | None, seconds: float) -> TrialVerdict:
     if fault is not None:
-        return TrialVerdict(ok=False, ran=False, fault=fault, summary=f"it failed in the test run: {fault}")
+        said = f"it failed in the test run: {fault}"
+        return TrialVerdict(ok=False, ran=False, fault=fault, summary=said, seconds=seconds)
     if recipe is None:
         said = f"it ran {seconds:g} s of play without an error (what it does was not checked)"
-        return TrialVerdict(ok=True, ran=True, fault=None, summary=said)
+        return TrialVerdict(ok=True, ran=True, fault=None, summary=said, seconds=seconds)
     base = {p: v for p, v in (rec.ticks[0].params.items() if rec.ticks else ())}
     lines, ok, said_to_player = [], True, []
     for rule in recipe.rules:
@@ -192,7 +200,13 @@ def verdict(recipe: Recipe | None, rec: Record, fault: str | None, seconds: floa
         lines.append(f"{'ok' if passed else 'NOT OK'}: {say_rule(rule)}: {said}")
         said_to_player.append(said if passed else f"{said}, which is not what it should do")
     summary = "; ".join(said_to_player)
-    return TrialVerdict(ok=ok, ran=True, fault=None, summary=summary, checks=tuple(lines))
+    return TrialVerdict(ok=ok, ran=True, fault=None, summary=summary, checks=tuple(lines), seconds=seconds)
+
+
+def trial_seconds(recipe: Recipe | None) -> float:
+    """Long enough for every timer of ``recipe`` to fire twice (60 s at least)."""
+    timers = [r.seconds for r in (recipe.rules if recipe else ()) if r.trigger in ("every", "after")]
+    return min(MAX_SECONDS, max([TRIAL_SECONDS, *(2 * s + 5 for s in timers)]))
 
 
 def run_trial(files: dict[str, str], recipe: Recipe | None, seconds: float = TRIAL_SECONDS,
@@ -202,9 +216,10 @@ def run_trial(files: dict[str, str], recipe: Recipe | None, seconds: float = TRI
     return verdict(recipe, rec, fault, seconds)
 
 
-def trial(files: dict[str, str], recipe: Recipe | None, seconds: float = TRIAL_SECONDS,
+def trial(files: dict[str, str], recipe: Recipe | None, seconds: float | None = None,
           seed: int = TRIAL_SEED) -> TrialVerdict:  # fmt: skip
     """The trial in a child process with a scratch saves folder (what the game and the eval call)."""
+    seconds = trial_seconds(recipe) if seconds is None else seconds
     payload = json.dumps(
         {"files": files, "recipe": recipe.model_dump() if recipe else None, "seconds": seconds, "seed": seed}
     )

@@ -85,7 +85,7 @@ def test_the_stub_plays_the_demo_only_for_the_demo_task(session: Any) -> None:
     _pump(session, world, session.programmer_task("do something cool with my run", on_done=said.append))
     assert "can't write that mod offline" in said[1]
     _pump(session, world, session.programmer_task("make me invincible", on_done=said.append))
-    assert "I can't write that mod, because a mod cannot make you invincible" in said[2]
+    assert "I can't write that mod, because nothing can make you invincible" in said[2]
 
 
 def _creator(session: Any, world: Any, text: str) -> str:
@@ -110,7 +110,7 @@ def test_the_creator_spawns_removes_and_answers_from_the_world(session: Any) -> 
     reply = _creator(session, world, "remove all grunts")
     assert world.game_state()["enemies_by_prefab"].get("grunt", 0) == 0 and reply.startswith("Removed"), reply
     reply = _creator(session, world, "heal me to full")
-    assert reply.startswith("I can't do that, because I cannot heal you"), reply
+    assert reply.startswith("I can't do that, because the Mod API has no way to set your HP"), reply
 
 
 def test_ask_programmer_from_the_command_line(tmp_path: Path) -> None:

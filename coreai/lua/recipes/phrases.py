@@ -21,19 +21,19 @@ def trigger_of(text: str, facts: Facts) -> tuple[dict[str, Any], tuple[int, int]
         (rf"\b(?:after|in) {NUM} ?{UNIT}", "after"),
         (rf"\b{NUM} ?{UNIT} (?:after|into|in)\b", "after"),
         (
-            r"\b(?:at the )?(?:start|beginning) of (?:each|every|a|the|every new"
-            r"|each new)? ?(?:new )?waves?\b"
-            r"|\bwhen(?:ever)? (?:a |the |each |every )?(?:new )?wave (?:starts|begins|kicks off)\b"
-            r"|\b(?:each|every) (?:new )?wave\b|\bnew wave\b|\bwave starts\b",
-            "wave_start",
-        ),
-        (
             r"\b(?:at the )?end of (?:each|every|a|the)? ?waves?\b|\bwhen(?:ever)? (?:a |the |each "
             r"|every )?wave "
             r"(?:ends|is over|is cleared|finishes|is done)\b|\bafter (?:each|every|a) wave\b"
             r"|\bbetween waves\b"
             r"|\bwave (?:ends|is over|clear(?:ed)?)\b",
             "wave_end",
+        ),
+        (
+            r"\b(?:at the )?(?:start|beginning) of (?:each|every|a|the|every new"
+            r"|each new)? ?(?:new )?waves?\b"
+            r"|\bwhen(?:ever)? (?:a |the |each |every )?(?:new )?wave (?:starts|begins|kicks off)\b"
+            r"|\b(?:each|every) (?:new )?wave\b|\bnew wave\b|\bwave starts\b",
+            "wave_start",
         ),
         (
             r"\b(?:when(?:ever)?|every time|each time|if|any time|anytime) (?:i|you|the player) "
@@ -45,7 +45,8 @@ def trigger_of(text: str, facts: Facts) -> tuple[dict[str, Any], tuple[int, int]
             r"\b(?:when(?:ever)?|every time|each time|if|any time|anytime|for (?:each|every)) (?:i |you )?"
             r"(?:kill|killed|slay|destroy)\b|\b(?:dies|die|is killed|are killed|gets killed|get killed)\b"
             r"|\bon (?:each |every )?kill\b|\bper kill\b|\b(?:each|every) kill\b|\bkilling\b"
-            r"|\b(?:i|you) (?:kill|killed|slay|slayed)\b",
+            r"|\b(?:i|you) (?:kill|killed|slay|slayed)\b|\b(?:i'?ve|i have|you'?ve|you have) (?:killed"
+            r"|slain)\b",
             "kill",
         ),
         (r"\b(?:spawns?|appears?|shows? up|arrives?|comes? in|splits?|enters?)\b", "spawn"),
@@ -75,10 +76,15 @@ def trigger_of(text: str, facts: Facts) -> tuple[dict[str, Any], tuple[int, int]
             nth = re.search(rf"\bevery {NUM}(?:th|st|nd|rd)\b", text)
             if nth:
                 slots["nth"] = max(1, int(number(nth.group(1))))
-            around = text[max(0, m.start() - 40) : m.end() + 30]
-            prefab, _ = prefab_at(around, facts)
-            if prefab is not None:
+            lo = max(0, m.start() - 40)
+            prefab, at = prefab_at(text[lo : m.end() + 30], facts)
+            if (
+                prefab is not None
+            ):  # "a charger dies", "I kill a tank": the trigger's prefab, not the action's
                 slots["filter_prefab"] = prefab
+                word = re.match(r"\w+", text[lo + at :])
+                end = lo + at + (word.end() if word else 0)
+                span = (min(span[0], lo + at), max(span[1], end))
             return slots, span
         if kind == "spawn":
             before = text[max(0, m.start() - 40) : m.start()]
@@ -86,6 +92,14 @@ def trigger_of(text: str, facts: Facts) -> tuple[dict[str, Any], tuple[int, int]
                 r"\b(when|whenever|every time|each time|if|as soon as|any time|that|which|who)\b", before
             ):
                 continue  # "spawn 3 grunts": the action, not a trigger
+            prev = re.search(r"(\S+)\s*$", before)
+            subject = prev.group(1) if prev else ""
+            if not (
+                prefab_at(subject, facts)[0] is not None
+                or re.fullmatch(GENERIC_ENEMY, subject)
+                or subject in ("that", "which", "who", "it", "they", "one", "ones", "new")
+            ):
+                continue  # "when my HP is low, spawn 3 grunts": the action's verb, with no enemy before it
             slots = {"trigger": "spawn"}
             prefab, _ = prefab_at(before, facts)
             if prefab is not None:
@@ -132,7 +146,11 @@ def condition_of(text: str) -> tuple[dict[str, Any], tuple[int, int] | None]:
         (rf"\b{above} {amount}(?: (?:of )?(?:my |max )?{hp_words})", "hp_above"),
         (rf"\b{hp_words} (?:is )?{above} {amount}", "hp_above"),
         (r"\b(?:at|on) full (?:health|hp)\b|\bfully healed\b", "hp_full"),
-        (r"\b(?:low|critical) (?:health|hp)\b|\b(?:almost|nearly) dead\b|\bhurt badly\b", "hp_low"),
+        (
+            r"\b(?:low|critical) (?:health|hp)\b|\b(?:health|hp) is (?:very |really )?(?:low|critical)\b"
+            r"|\b(?:almost|nearly) dead\b|\bhurt badly\b",
+            "hp_low",
+        ),
         (rf"\b(?:more than|over|at least|above) {NUM} {GENERIC_ENEMY}", "enemies_above"),
         (rf"\b(?:fewer than|less than|under|below) {NUM} {GENERIC_ENEMY}", "enemies_below"),
         (

@@ -18,6 +18,7 @@ from coreai.lua.recipes.catalogue import problems
 from coreai.lua.recipes.model import COUNT, Facts, Recipe, Rule
 from coreai.lua.recipes.phrases import clamp_param, condition_of, cut, param_value, place_of, trigger_of
 from coreai.lua.recipes.words import (
+    CHANGE_CUE,
     DESTROY_VERB,
     GENERIC_ENEMY,
     OUT_OF_SCOPE,
@@ -27,7 +28,7 @@ from coreai.lua.recipes.words import (
     SPAWN_VERB,
     count_before,
     prefab_at,
-    unknown_creature,
+    unknown_noun,
 )
 
 
@@ -61,7 +62,11 @@ def _actions(text: str, facts: Facts) -> tuple[list[dict[str, Any]], str | None]
         r"|saved?)\b",
         text,
     )
-    best = re.search(r"\b(best|highest|record|personal best|high ?score|top)\b", text)
+    best = re.search(
+        r"\b(best|highest|record|personal best|high ?score|top|furthest|farthest|longest|max(?:imum)?"
+        r"|most)\b",
+        text,
+    )
     if best and re.search(r"\b(wave|score|kills?|points)\b", text):
         found_what = re.search(r"\b(wave|score|kills?|points)\b", text)
         assert found_what is not None
@@ -84,7 +89,8 @@ def _actions(text: str, facts: Facts) -> tuple[list[dict[str, Any]], str | None]
         text,
     )
     events = re.search(r"\b(kill|kills|killed|die|dies|died|hit|hits|damage|waves?|runs?|games?)\b", text)
-    if count_words and events and (persist or not re.search(SPAWN_VERB, text)):
+    shown = re.search(REPORT_VERB, text) and not persist  # "post my kill count": a report, not a tally
+    if count_words and events and not shown and (persist or not re.search(SPAWN_VERB, text)):
         out.append({"action": "count"})
         return out, None
     destroy = re.search(DESTROY_VERB, text)
@@ -103,6 +109,8 @@ def _actions(text: str, facts: Facts) -> tuple[list[dict[str, Any]], str | None]
         return out, None
     spawn = re.search(SPAWN_VERB, text)
     param = next((p for pat, p in PARAM_PHRASES if re.search(pat, text) and p in facts.param_by_name), None)
+    if param is not None and not re.search(CHANGE_CUE, text):
+        param = None  # "show my score": the score is shown, not changed
     if param is not None and not (spawn and prefab is not None):
         slots = {"action": "set_param", "param": param}
         v = param_value(text, param, facts)
@@ -111,7 +119,7 @@ def _actions(text: str, facts: Facts) -> tuple[list[dict[str, Any]], str | None]
         out.append(slots)
     if spawn or (prefab is not None and param is None and not re.search(REPORT_VERB, text)):
         generic = re.search(GENERIC_ENEMY, text)
-        if prefab is None and not generic and spawn and (why := unknown_creature(text, facts)):
+        if prefab is None and not generic and spawn and (why := unknown_noun(text, facts)):
             return [], why
         if prefab is not None or generic:
             slots = {"action": "spawn"}
@@ -196,13 +204,9 @@ def read(text: str, facts: Facts) -> Reading:
         cond, span = condition_of(clause)
         rest = cut(clause, span)
         trig, tspan = trigger_of(rest, facts)
-        rest2 = cut(rest, tspan) if trig.get("trigger") not in ("kill",) else rest
+        rest2 = cut(rest, tspan)
         if trig.get("trigger") == "kill":
-            rest2 = re.sub(
-                r"\b(?:when(?:ever)?|every time|each time|if|for (?:each|every)) (?:i |you )?kill\b",
-                " ",
-                rest2,
-            )
+            rest2 += " kill"  # the trigger's words are gone; what is counted stays known ("count kills")
         acts, why = _actions(rest2, facts)
         if why is not None:
             return Reading(cant=why)
@@ -220,7 +224,7 @@ def read(text: str, facts: Facts) -> Reading:
                 pass
             found.append({**trig, **cond, **a})
     if not found:
-        why = unknown_creature(low, facts)
+        why = unknown_noun(low, facts)
         if why is not None:
             return Reading(cant=why)
         reading.missing = [["action"]]

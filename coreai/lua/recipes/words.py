@@ -20,27 +20,25 @@ UNIT = r"(seconds?|secs?|s|minutes?|mins?|m)\b"
 # What a mod cannot do, by the words a player uses for it: the reason is what the player is told.
 OUT_OF_SCOPE: tuple[tuple[str, str], ...] = (
     (r"\b(invincib\w*|invulnerab\w*|god ?mode|immortal|can'?t die|never die|infinite (hp|health|lives?))\b",
-     "a mod cannot make you invincible: the Mod API has no way to set your HP (the closest is "
+     "nothing can make you invincible: the Mod API has no way to set your HP (the closest is "
      "enemy_damage_mult, down to 0.1)"),
     (r"\b(heal|heals|healing|restore (my )?(hp|health)|refill)\b",
-     "a mod cannot heal you directly: the Mod API has no way to set your HP (an upgrade with regen can, "
-     "via game.register_upgrade)"),
+     "the Mod API has no way to set your HP (an upgrade with regen heals, via game.register_upgrade)"),
     (r"\b(ammo|reload|magazine)\b", "the game has no ammo to change"),
     (r"\b(new weapon|weapon|gun|laser|sword|rocket launcher|shotgun)s?\b",
-     "a mod cannot add or change weapons: the Mod API spawns enemies, sets params and reports"),
+     "weapons cannot be added or changed: the Mod API spawns enemies, sets params, reports and stores"),
     (r"\b(colou?rs?|background|sprites?|textures?|graphics|shaders?|font|music|sounds?|volume|song|glow\w*|"
      r"purple|pink|invisible|transparent|size|bigger|larger|tiny|giant|sparkl\w*|particles?|skins?|hats?)\b",
-     "a mod has no access to graphics or sound: the Mod API covers spawns, params, events, reports and "
-     "storage"),
+     "graphics and sound are out of reach: the Mod API covers spawns, params, events, reports and storage"),
     (r"\b(files?|disk|internet|web|websites?|browser|http|url|download|upload|email|discord|os\.|shell"
         r"|python)\b",
-     "a mod runs in a sandbox with no files, network or system access"),
-    (r"\b(teleport|move me|move the player|jump|fly)\b", "a mod cannot move the player"),
-    (r"\b(coins?|gold|money|shop|merchant|prices?|buy)\b", "a mod cannot change coins or the shop"),
+     "mods and agents run in a sandbox with no files, network or system access"),
+    (r"\b(teleport|move me|move the player|jump|fly)\b", "nothing in the Mod API moves the player"),
+    (r"\b(coins?|gold|money|shop|merchant|prices?|buy)\b", "coins and the shop are out of a mod's reach"),
     (r"\b(slow[ -]?mo\w*|slow motion|time scale|pause the game|freeze time|speed up time)\b",
-     "a mod cannot change the flow of time"),
+     "the flow of time is out of a mod's reach"),
     (r"\b(new enemy type|custom enemy|new enemy|enemy type|new prefab)\b",
-     "a mod cannot add enemy types: spawns must name a prefab on the whitelist"),
+     "new enemy types cannot be added: spawns must name a prefab on the whitelist"),
 )  # fmt: skip
 
 _PREFAB_SYNONYMS = {
@@ -62,15 +60,16 @@ PARAM_PHRASES: tuple[tuple[str, str], ...] = (
     (r"\b(max(imum)? (hp|health)|health pool|hp pool)\b", "player_max_hp_mult"),
     (r"\b(enemy|enemies'?|enemies) (?:\w+ )?(hp|health|toughness)\b|\btougher enemies\b|\benemies tougher\b",
      "enemy_hp_mult"),
-    (r"\b(enemy|enemies'?|enemies) (?:\w+ )?(speed|move speed)\b|\benemies (move |run )?(faster|slower"
-        r"|quicker)\b"
-     r"|\b(faster|slower|quicker) enemies\b", "enemy_speed_mult"),
+    (r"\b(enemy|enemies'?|enemies) (?:\w+ )?(speed|move speed)\b"
+     r"|\benemies (?:[\w%]+ ){0,2}(faster|slower|quicker)\b|\b(faster|slower|quicker) enemies\b",
+     "enemy_speed_mult"),
     (r"\b(enemy|enemies'?) (?:\w+ )?damage\b|\benemies hit (harder|softer|less)\b|\bdamage (i|you) take\b"
      r"|\bdamage taken\b", "enemy_damage_mult"),
     (r"\bspawn ?rate\b|\bspawning\b|\bspawn (speed|frequency)\b", "spawn_rate_mult"),
     (r"\b(pickups?|drops?|health drops?|drop rate|loot)\b", "pickup_rate_mult"),
     (r"\b(my|player'?s?|bullet|shot|weapon) damage\b|\bdamage (i|you) (deal|do)\b|\b(i|you) (deal|do) "
-     r"(more|less|double|twice|half)( the)? damage\b|\bstronger (shots|bullets)\b", "player_damage_mult"),
+     r"(more|less|double|twice|half)( the)? damage\b|\bstronger (shots|bullets)\b"
+     r"|\b(double|triple|twice the|extra|bonus|more|half) damage\b", "player_damage_mult"),
     (r"\b(my|player'?s?|move|movement|walk|running) speed\b|\b(i|me) (move|run|go) (faster|slower)\b"
      r"|\bmake me (faster|slower|quicker)\b", "player_speed_mult"),
 )  # fmt: skip
@@ -134,10 +133,99 @@ def unknown_creature(text: str, facts: Facts) -> str | None:
     m = re.search(_CREATURE_NOUNS, text)
     if m is None:
         return None
-    return (
-        f"'{m.group(1)}' is not an enemy this game has: a mod can spawn only the prefabs on the whitelist "
-        f"({', '.join(facts.prefabs)})"
-    )
+    return f"'{m.group(1)}' is not an enemy this game has (the prefab whitelist: {', '.join(facts.prefabs)})"
+
+
+_PHRASE_END = frozenset(  # words that end the noun phrase after a spawn verb
+    {
+        "every",
+        "each",
+        "near",
+        "next",
+        "at",
+        "in",
+        "on",
+        "when",
+        "whenever",
+        "where",
+        "to",
+        "from",
+        "around",
+        "by",
+        "while",
+        "if",
+        "and",
+        "then",
+        "after",
+        "before",
+        "until",
+        "far",
+        "close",
+        "beside",
+    }
+)
+_NOT_NOUNS = frozenset(  # words of that phrase that are not what is spawned
+    {
+        "a",
+        "an",
+        "the",
+        "some",
+        "few",
+        "couple",
+        "of",
+        "more",
+        "extra",
+        "new",
+        "me",
+        "them",
+        "it",
+        "one",
+        "ones",
+        "something",
+        "anything",
+        "stuff",
+        "swarm",
+        "pack",
+        "horde",
+        "group",
+        "bunch",
+        "ring",
+        "circle",
+        "lot",
+        "lots",
+        "dozen",
+        "handful",
+        "squad",
+        "army",
+        "line",
+        "row",
+        "wall",
+        "big",
+        "small",
+        "huge",
+        "angry",
+        "fast",
+    }
+)
+
+
+def unknown_noun(text: str, facts: Facts) -> str | None:
+    """What is spawned is not an enemy the game has ("spawn a unicorn"): the reason, else None. The head of
+    the noun phrase after a spawn verb is judged, when no word of that phrase is a prefab or "enemies"."""
+    m = re.search(SPAWN_VERB + r"\s+(.*)", text)
+    if m is None:
+        return unknown_creature(text, facts)
+    phrase: list[str] = []
+    for w in re.findall(r"[a-z']+|\d+", m.group(2)):
+        if w in _PHRASE_END:
+            break
+        phrase.append(w)
+    phrase = phrase[:6]
+    known = [w for w in phrase if prefab_at(w, facts)[0] is not None or re.fullmatch(GENERIC_ENEMY, w)]
+    heads = [w for w in phrase if w not in _NOT_NOUNS and not w.isdigit() and w not in NUMBER_WORDS]
+    if known or not heads or set(phrase) & {"something", "anything", "stuff"}:
+        return unknown_creature(text, facts) if not known else None
+    return f"'{heads[-1]}' is not an enemy this game has (the prefab whitelist: {', '.join(facts.prefabs)})"
 
 
 def count_before(text: str, prefab_pos: int) -> int | None:
@@ -147,3 +235,12 @@ def count_before(text: str, prefab_pos: int) -> int | None:
     if m is None:
         return None
     return int(min(max(number(m.group(1)), COUNT[0]), COUNT[1]))
+
+
+# what makes a param phrase a request to change it ("double the score"), not to show it ("show my score")
+CHANGE_CUE = (
+    r"\b(doubles?|doubled|twice|triples?|tripled|thrice|quadruple|halves?|halved|half|set|sets|make|makes|increase"
+    r"|boost|raise|reduce|lower|decrease|multiply|multiplier|mult|times|faster|slower|quicker|more|less|higher"
+    r"|bigger|stronger|weaker|tougher|give me|buff|nerf|cut|zero|disable|turn off|off)\b|\d+ ?(%|percent|x)\b"
+    r"|\bx ?\d|\bto \d"
+)
