@@ -49,7 +49,10 @@ class Reading:
 
 _CLAUSE_SPLIT = re.compile(
     r"\s*(?:[.;!]\s+|,?\s+and also\s+|,?\s+and then\s+|,?\s+then\s+|,?\s+also\s+|,\s+and\s+"
-    r"|\s+and\s+(?=(?:every|each|when|whenever|at|on|after|if|while)\b))"
+    r"|\s+and\s+(?=(?:every|each|when|whenever|at|on|after|if|while)\b)"
+    # "spawn 3 tanks and double the score": "and" before a second action's verb
+    r"|\s+and\s+(?=(?:spawn|summon|send|add|drop|double|triple|halve|set|raise|lower|increase|reduce|make|give"
+    r"|report|print|show|display|tell|say|announce|remove|destroy|delete|clear|count|track|remember|save)\b))"
 )
 
 
@@ -117,7 +120,10 @@ def _actions(text: str, facts: Facts) -> tuple[list[dict[str, Any]], str | None]
         if v is not None:
             slots["value"] = clamp_param(v, param, facts)
         out.append(slots)
-    if spawn or (prefab is not None and param is None and not re.search(REPORT_VERB, text)):
+    # a clause that changes a param spawns only a prefab it names ("give me double damage when there are
+    # more than 20 enemies" spawns nothing; its "enemies" belong to the condition)
+    spawns = spawn is not None and (param is None or prefab is not None)
+    if spawns or (prefab is not None and param is None and not re.search(REPORT_VERB, text)):
         generic = re.search(GENERIC_ENEMY, text)
         if prefab is None and not generic and spawn and (why := unknown_noun(text, facts)):
             return [], why

@@ -93,7 +93,7 @@ REPORT_WHAT: tuple[tuple[str, str], ...] = (
     (r"\b(time|clock|how long)\b", "time"),
 )  # fmt: skip
 REPORT_VERB = (
-    r"\b(report|print|show|display|tell me|log|announce|say|post|put|write|flash|warn me"
+    r"\b(report|print|show|display|tell me|log|announce|say|post|write|flash|warn me"
     r"|alert me|notify me)\b"
 )
 SPAWN_VERB = (
