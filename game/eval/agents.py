@@ -24,13 +24,18 @@ from typing import Any
 
 from game.eval.agents_cases import (
     CREATOR_HELD_OUT,
+    CREATOR_HELD_OUT_2,
     CREATOR_TUNED,
     PROGRAMMER_HELD_OUT,
+    PROGRAMMER_HELD_OUT_2,
     PROGRAMMER_TUNED,
     Case,
 )
 
 SEED = 3
+# tuned: developed on; held-out-1 (seen): the first held-out set, run once and then used to fix the readers;
+# held-out: the second held-out set, written after those fixes and run once
+SPLITS = ("tuned", "held-out-1 (seen)", "held-out")
 WAIT_S = 90.0
 MIX = ("grunt", "runner", "tank", "spitter", "charger", "exploder")  # three of each before a Creator case
 
@@ -246,7 +251,7 @@ def creator_case(h: _Session, split: str, case: Case) -> Row:
 # ------------------------------------------------------------------------------------------------ report
 def _table(kind: str, backend: str, rows: list[Row], load: str) -> str:
     out = [f"{kind} evaluation, backend {backend} (load average at start: {load})", ""]
-    for split in ("tuned", "held-out"):
+    for split in SPLITS:
         part = [r for r in rows if r.split == split]
         if not part:
             continue
@@ -271,13 +276,13 @@ def run_agents(kind: str, backend: str, split: str = "all", limit: int = 0) -> i
 
     load = " ".join(f"{x:.2f}" for x in os.getloadavg())
     role = "Programmer" if kind == "programmer" else "Creator"
-    cases = {
-        "programmer": (PROGRAMMER_TUNED, PROGRAMMER_HELD_OUT),
-        "creator": (CREATOR_TUNED, CREATOR_HELD_OUT),
-    }
-    tuned, held = cases[kind]
-    todo = [("tuned", c) for c in tuned if split in ("all", "tuned")]
-    todo += [("held-out", c) for c in held if split in ("all", "held-out")]
+    sets = {
+        "programmer": (PROGRAMMER_TUNED, PROGRAMMER_HELD_OUT, PROGRAMMER_HELD_OUT_2),
+        "creator": (CREATOR_TUNED, CREATOR_HELD_OUT, CREATOR_HELD_OUT_2),
+    }[kind]
+    todo = [
+        (name, c) for name, cases in zip(SPLITS, sets, strict=True) for c in cases if split in ("all", name)
+    ]
     if limit:
         todo = todo[:limit]
     h = _Session(role, backend)
