@@ -19,7 +19,7 @@ from typing import Any
 from loguru import logger
 
 from coreai.commands import CallOnMain, Destroy, GetState, ListEntities, Move, Spawn
-from coreai.errors import CoreAIError, TaskCancelled
+from coreai.errors import CommandRateLimited, CoreAIError, TaskCancelled
 from coreai.llm.types import LlmClient, Usage
 from coreai.mainloop import MainLoopQueue
 from coreai.requests import AgentResult, AiTaskRequest, new_trace_id
@@ -30,6 +30,7 @@ from game.agents.world_claims import NEAREST_LIMIT, WorldFacts, answer, check_cl
 log = logger.bind(feature="agents", trace_id="creator")
 WAIT_S = 5.0  # one queue round trip (the game drains it every frame)
 MAX_TARGETS = 30  # move / destroy at most this many per message (the queue's rate burst)
+PACE_S = (0.15, 6.0)  # a rate-limited command is tried again after this long, until this much time has passed
 NEAR = (160.0, 260.0)  # "near you": this far from the player
 FAR = 900.0  # "away from me"
 
@@ -57,6 +58,17 @@ class CreatorRunner:
         state: dict[str, Any] = self.queue.call(GetState(agent="Creator", trace_id=trace), timeout=WAIT_S)
         enemies = self.queue.call(ListEntities(limit=NEAREST_LIMIT, agent="Creator", trace_id=trace), WAIT_S)
         return WorldFacts.of(state, list(enemies))
+
+    def _command(self, command: Any) -> Any:
+        """A world command through the queue, paced: the agent's rate limit makes it wait, not fail."""
+        end = time.monotonic() + PACE_S[1]
+        while True:
+            try:
+                return self.queue.call(command, WAIT_S)
+            except CommandRateLimited:
+                if time.monotonic() >= end:
+                    raise
+                time.sleep(PACE_S[0])
 
     def run(self, request: AiTaskRequest, cancel: threading.Event) -> AgentResult:
         trace = request.trace_id or new_trace_id()
@@ -130,6 +142,23 @@ class CreatorRunner:
         d = FAR if place == "far" else NEAR[0] + (NEAR[1] - NEAR[0]) * ((k % 3) / 2)
         return p["x"] + math.cos(a) * d, p["y"] + math.sin(a) * d
 
+    def _far(self, world: WorldFacts, e: dict[str, Any]) -> tuple[float, float]:
+        """A point FAR from the player inside the arena: along the enemy's side first, else turned away."""
+        s = world.state
+        p, arena = s["player"], s.get("arena", {"width": 3200.0, "height": 2400.0})
+        w, h = float(arena["width"]), float(arena["height"])
+        base = math.atan2(e["y"] - p["y"], e["x"] - p["x"])
+        best = (0.0, p["x"], p["y"])
+        for turn in (0.0, 0.5, -0.5, 1.0, -1.0, 1.5, -1.5, 2.0, -2.0, 3.14159):
+            a = base + turn
+            x = min(w - 60.0, max(60.0, p["x"] + math.cos(a) * FAR))
+            y = min(h - 60.0, max(60.0, p["y"] + math.sin(a) * FAR))
+            d = math.hypot(x - p["x"], y - p["y"])
+            if d >= 0.8 * FAR:
+                return x, y
+            best = max(best, (d, x, y))
+        return best[1], best[2]
+
     def _spawn(self, cmd: Command, world: WorldFacts, trace: str) -> tuple[str, bool]:
         per_call, made, refused = game_facts().spawn_per_call, 0, ""
         left, k = cmd.count, 0
@@ -137,8 +166,8 @@ class CreatorRunner:
             n = min(left, per_call)
             x, y = self._point(cmd.place, world, k)
             try:
-                ids = self.queue.call(
-                    Spawn(prefab=cmd.prefab or "", x=x, y=y, count=n, agent="Creator", trace_id=trace), WAIT_S
+                ids = self._command(
+                    Spawn(prefab=cmd.prefab or "", x=x, y=y, count=n, agent="Creator", trace_id=trace)
                 )
             except CoreAIError as exc:
                 refused = str(exc)
@@ -164,20 +193,16 @@ class CreatorRunner:
             return f"I can't {cmd.action} any {label}, because there are none alive.", False
         targets = pool[: min(cmd.count, MAX_TARGETS)]
         done, refused = 0, ""
-        px, py = world.state["player"]["x"], world.state["player"]["y"]
         for k, e in enumerate(targets):
             try:
                 if cmd.action == "destroy":
-                    ok = self.queue.call(Destroy(entity_id=e["id"], agent="Creator", trace_id=trace), WAIT_S)
+                    ok = self._command(Destroy(entity_id=e["id"], agent="Creator", trace_id=trace))
                 else:
-                    if cmd.place == "far":  # away from the player, along the line it stands on
-                        ang = math.atan2(e["y"] - py, e["x"] - px)
-                        x, y = px + math.cos(ang) * FAR, py + math.sin(ang) * FAR
+                    if cmd.place == "far":
+                        x, y = self._far(world, e)
                     else:
                         x, y = self._point(cmd.place, world, k)
-                    ok = self.queue.call(
-                        Move(entity_id=e["id"], x=x, y=y, agent="Creator", trace_id=trace), WAIT_S
-                    )
+                    ok = self._command(Move(entity_id=e["id"], x=x, y=y, agent="Creator", trace_id=trace))
             except CoreAIError as exc:
                 refused = str(exc)
                 break

@@ -84,6 +84,8 @@ def answer(question: str, facts: WorldFacts) -> tuple[str, bool]:
             return "No enemies are alive, so none is near you.", True
         e = facts.enemies[0]
         return f"The nearest enemy is a {e['prefab']}, {round(e['distance'])} units away.", True
+    if re.search(r"\b(killed|kills|slain)\b", q) and not re.search(r"\b(alive|left)\b", q):
+        return f"You have {_plural(int(s.get('kills', 0)), 'kill')} this run.", True
     if (
         re.search(r"\bhow many\b|\bnumber of\b|\bcount\b|\bany\b.*\b(left|alive)\b", q)
         and re.search(r"\b(enem|monster|mob|alive|left|there)", q)
@@ -96,7 +98,7 @@ def answer(question: str, facts: WorldFacts) -> tuple[str, bool]:
         mix = _mix(s.get("enemies_by_prefab", {}))
         return (f"There {'is' if n == 1 else 'are'} {n} {'enemy' if n == 1 else 'enemies'} alive"
                 + (f": {mix}." if mix else "."), True)  # fmt: skip
-    if re.search(r"\b(hp|health|life|hurt)\b", q):
+    if re.search(r"\b(hp|health|healthy|life|hurt|hit points)\b", q):
         return f"You have {round(p.get('hp', 0))} of {round(p.get('max_hp', 0))} HP.", True
     if re.search(r"\b(time left|how long|until|remaining)\b", q) and "wave" in q:
         return f"Wave {s.get('wave')} has {round(s.get('wave_time_left', 0))} s left.", True
