@@ -102,7 +102,7 @@ def _parser() -> argparse.ArgumentParser:
     for name in ("programmer", "creator"):  # game.eval.agents: the agents that act
         g = sub.add_parser(name, help=f"the {name.capitalize()} on tuned and held-out requests")
         g.add_argument("--backend", default="local", help="the backend the role is routed to")
-        g.add_argument("--split", default="all", choices=("all", "tuned", "held-out-1 (seen)", "held-out"))
+        g.add_argument("--split", default="all", help="all, tuned, held-out, or 'held-out-N (seen)'")
         g.add_argument("--limit", type=int, default=0, help="at most N requests")
     for name in ("ab", "all"):
         a = sub.add_parser(name, help="bot A/B, static vs director" if name == "ab" else "decisions + A/B")

@@ -25,6 +25,7 @@ from typing import Any
 from game.eval.agents_cases import (
     CREATOR_HELD_OUT,
     CREATOR_HELD_OUT_2,
+    CREATOR_HELD_OUT_3,
     CREATOR_TUNED,
     PROGRAMMER_HELD_OUT,
     PROGRAMMER_HELD_OUT_2,
@@ -33,9 +34,10 @@ from game.eval.agents_cases import (
 )
 
 SEED = 3
-# tuned: developed on; held-out-1 (seen): the first held-out set, run once and then used to fix the readers;
-# held-out: the second held-out set, written after those fixes and run once
-SPLITS = ("tuned", "held-out-1 (seen)", "held-out")
+# tuned: developed on; held-out-N (seen): a held-out set that was run once and then used to fix the readers;
+# held-out: the last set, written after those fixes and run once
+SEEN_1, SEEN_2 = "held-out-1 (seen)", "held-out-2 (seen)"
+SPLITS = ("tuned", SEEN_1, SEEN_2, "held-out")
 WAIT_S = 90.0
 MIX = ("grunt", "runner", "tank", "spitter", "charger", "exploder")  # three of each before a Creator case
 
@@ -277,12 +279,19 @@ def run_agents(kind: str, backend: str, split: str = "all", limit: int = 0) -> i
     load = " ".join(f"{x:.2f}" for x in os.getloadavg())
     role = "Programmer" if kind == "programmer" else "Creator"
     sets = {
-        "programmer": (PROGRAMMER_TUNED, PROGRAMMER_HELD_OUT, PROGRAMMER_HELD_OUT_2),
-        "creator": (CREATOR_TUNED, CREATOR_HELD_OUT, CREATOR_HELD_OUT_2),
+        "programmer": (
+            ("tuned", PROGRAMMER_TUNED),
+            (SEEN_1, PROGRAMMER_HELD_OUT),
+            ("held-out", PROGRAMMER_HELD_OUT_2),
+        ),
+        "creator": (
+            ("tuned", CREATOR_TUNED),
+            (SEEN_1, CREATOR_HELD_OUT),
+            (SEEN_2, CREATOR_HELD_OUT_2),
+            ("held-out", CREATOR_HELD_OUT_3),
+        ),
     }[kind]
-    todo = [
-        (name, c) for name, cases in zip(SPLITS, sets, strict=True) for c in cases if split in ("all", name)
-    ]
+    todo = [(name, c) for name, cases in sets for c in cases if split in ("all", name)]
     if limit:
         todo = todo[:limit]
     h = _Session(role, backend)

@@ -260,3 +260,29 @@ CREATOR_HELD_OUT_2: tuple[Case, ...] = (
     {"text": "how long is left in the wave?", "ask": "wave_time_left"},
     {"text": "how many runners are there right now", "ask": "count:runner"},
 )  # fmt: skip
+
+# The Creator's third held-out set: written after the fixes its second run led to, and run once.
+CREATOR_HELD_OUT_3: tuple[Case, ...] = (
+    {"text": "spawn 6 grunts", "spawn": ("grunt", 6, None)},
+    {"text": "drop a couple of tanks in the middle of the arena", "spawn": ("tank", 2, "center")},
+    {"text": "send three chargers at me", "spawn": ("charger", 3, "near_player")},
+    {"text": "unleash 5 spitters along the edge", "spawn": ("spitter", 5, "edge")},
+    {"text": "create one shielder next to me", "spawn": ("shielder", 1, "near_player")},
+    {"text": "add 12 runners", "spawn": ("runner", 12, None)},
+    {"text": "how many chargers are left?", "ask": "count:charger"},
+    {"text": "what is my current health?", "ask": "hp"},
+    {"text": "what's the wave number?", "ask": "wave"},
+    {"text": "how many points do I have?", "ask": "score"},
+    {"text": "how many enemies are on the field?", "ask": "enemies_alive"},
+    {"text": "which monster is closest to me?", "ask": "nearest"},
+    {"text": "wipe out all the runners", "destroy": ("runner", None)},
+    {"text": "delete 2 tanks", "destroy": ("tank", 2)},
+    {"text": "get rid of the spitters", "destroy": ("spitter", None)},
+    {"text": "move the exploders to the corners", "move": ("exploder", "edge")},
+    {"text": "pull all the chargers into the center", "move": ("charger", "center")},
+    {"text": "shove the tanks away from me", "move": ("tank", "far")},
+    {"text": "fire the swarm event", "event": "swarm"},
+    {"text": "make me immortal", "cant": True},
+    {"text": "spawn a goblin king", "cant": True},
+    {"text": "give me more coins", "cant": True},
+)  # fmt: skip
