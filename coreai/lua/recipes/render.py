@@ -26,6 +26,8 @@ _HOOK_ARGS = {
 _SLUG = re.compile(r"[^a-z0-9]+")
 _STOP = frozenset(
     [
+        "im",
+        "ive",
         "a",
         "an",
         "the",
@@ -72,7 +74,7 @@ def _num(v: float) -> str:
 
 def mod_name(request: str, taken: set[str] | frozenset[str] = frozenset()) -> str:
     """A lower_snake_case mod name (2-40 chars) from the request's words, unique among ``taken``."""
-    words = [w for w in _SLUG.split(request.lower()) if w and w not in _STOP]
+    words = [w for w in _SLUG.split(request.lower().replace("'", "")) if w and w not in _STOP]
     base = ""
     for w in words:  # whole words, at most 32 characters
         if len(base) + len(w) + 1 > 32:
