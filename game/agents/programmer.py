@@ -80,6 +80,7 @@ class GroundedProgrammerRunner:
         backend = self.backend_for("Programmer")
         offline = backend == "stub"
         if offline and request.hint.strip() == PROGRAMMER_DEMO_TASK:
+            self.last = None  # the scripted demo: no grounded outcome
             return self._demo(request, trace, started)
         outcome = run_grounded_task(
             request.hint,
