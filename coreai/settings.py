@@ -41,13 +41,13 @@ ROLE_PATTERN = r"^[A-Za-z][A-Za-z0-9_]{0,63}$"
 
 
 def _default_routes() -> dict[str, BackendName]:
-    """Agents talk to the local model by default. The Programmer starts on the scripted stub: a 135M model
-    cannot write working Lua, and the stub's demo shows the repair loop; point it at a stronger model
-    (``Programmer = "openai"``) for real work. The director's own mode (static / rules / an LLM backend)
-    is chosen separately and starts on the deterministic rules policy."""
+    """Agents talk to the local model by default. The Programmer and the Creator are grounded
+    (``coreai.lua.grounded``, ``game.agents.creator``): the game's rules read the request and the model only
+    fills the slots they leave open, so the bundled model serves them. The director's own mode (static /
+    rules / an LLM backend) is chosen separately and starts on the deterministic rules policy."""
     return {
         "Creator": "local",
-        "Programmer": "stub",
+        "Programmer": "local",
         "Analyzer": "local",
         "Merchant": "local",
         "Chat": "local",

@@ -24,11 +24,11 @@ from coreai.paths import logs_dir
 from coreai.requests import AgentResult, AiTaskRequest
 from coreai.runtime import CoreAiRuntime
 from coreai.settings import Settings, load_settings
-from coreai.taskqueue import QueuedOrchestrator, TaskHandle
+from coreai.taskqueue import TaskHandle
 from coreai.tools.base import Tool
 from game.ai.backends import BackendSetup, add_backend, build_backends
 from game.ai.director_agent import AgentPlanSource, PlanCapture, install_director_tools
-from game.ai.lua_bridge import MainThreadLuaRunner, ProgrammerRunner
+from game.ai.lua_bridge import MainThreadLuaRunner
 from game.ai.mcp_services import exposed, no_window, session_tools, set_director_plan
 from game.ai.mod_events import dispatch_events
 from game.ai.mod_upgrades import ModUpgrades
@@ -110,13 +110,10 @@ class AiSession:
         )
         self.mods = ModManager(host, settings=self.settings.lua)
         self.lua = MainThreadLuaRunner(self.runtime.mainloop, self.mods)
-        self.programmer = QueuedOrchestrator(
-            ProgrammerRunner(
-                self.runtime.llm, self.lua, self.runtime.prompts, subscribers=(self._on_lua_event,)
-            ),
-            max_concurrent=1,
-            events=self.runtime.events,
-        )
+        from game.agents.wiring import install_agents
+
+        # the grounded Programmer (F9) and Creator (chat panel): game.agents
+        self.programmer, self.creator = install_agents(self, on_lua_event=self._on_lua_event)
         self._mods_loaded = False
         self.mods_ready = threading.Event()  # the startup mods are loaded (their director events offered)
         self._mod_time = 0.0  # game seconds stepped since the mods last ticked
@@ -338,6 +335,8 @@ class AiSession:
     def _on_lua_event(self, event: LuaExecutionEvent) -> None:
         if isinstance(event, LuaExecutionSucceeded):
             self.notify("good", f"Programmer: script ran on attempt {event.attempt} [trace {event.trace_id}]")
+        elif isinstance(event, LuaExecutionFailed) and event.error_kind == "behaviour":
+            self.notify("warn", "Programmer: the mod did not do what was asked in its test run")
         elif isinstance(event, LuaExecutionFailed):
             more = "repairing" if event.will_retry else "giving up"
             self.notify("warn", f"Programmer attempt {event.attempt} failed ({event.error[:80]}); {more}")
@@ -413,6 +412,7 @@ class AiSession:
         self.play.runs.tail.remove()
         self.play.runs.frame()  # the last event-log lines
         self.programmer.shutdown(wait=False)
+        self.creator.shutdown(wait=False)
         self.runtime.close(wait=False)
         self.mods.close()
         for client in self.backends.registry.values():

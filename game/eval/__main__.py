@@ -17,6 +17,8 @@
                                [--plot-skill novice] [--real-time]
                                      # the real game (no respawn) to the run's end: win rate, run length,
                                      # wave, close calls, time at low HP; director vs static
+    python -m game.eval programmer|creator [--backend local] [--split held-out]
+                                     # the agents that act: mods that work, world commands and answers
     python -m game.eval players      # every player model, one line each
     python -m game.eval all [--llm-backends rules,stub,local]
                                      # decisions on the shipped scenarios (each backend raw and guarded),
@@ -98,6 +100,11 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument(
         "--real-time", action="store_true", help="an LLM mode's plans land when they land (no lockstep)"
     )
+    for name in ("programmer", "creator"):  # game.eval.agents: the agents that act
+        g = sub.add_parser(name, help=f"the {name.capitalize()} on tuned and held-out requests")
+        g.add_argument("--backend", default="local", help="the backend the role is routed to")
+        g.add_argument("--split", default="all", help="all, tuned, held-out, or 'held-out-N (seen)'")
+        g.add_argument("--limit", type=int, default=0, help="at most N requests")
     for name in ("ab", "all"):
         a = sub.add_parser(name, help="bot A/B, static vs director" if name == "ab" else "decisions + A/B")
         a.add_argument("--mode", default="rules", help="the director mode to compare with static")
@@ -287,6 +294,10 @@ def main(argv: list[str] | None = None) -> int:
             runs = [first_wave(seeds, args.skill, mode) for mode in ("static", args.mode)]
             sys.stdout.write(format_first_wave(runs) + "\n")
             return 0
+        if args.command in ("programmer", "creator"):
+            from game.eval.agents import run_agents
+
+            return run_agents(args.command, args.backend, args.split, args.limit)
         if args.command == "talk":
             from game.eval.talk import run_talk
 

@@ -81,7 +81,8 @@ def start_turn(
     runtime = session.runtime
     grounding = grounding_for(session, role, text)
     if grounding is None:
-        queue = session.programmer if role == "Programmer" else runtime.tasks
+        grounded = {"Programmer": session.programmer, "Creator": session.creator}  # game.agents
+        queue = grounded.get(role, runtime.tasks)
         return ChatTurn(queue, runtime.events, chat_request(role, text), on_piece=on_piece)
     talk = session.settings.talk
     dec = talk.decoding(role)

@@ -52,7 +52,7 @@ class ProgrammerLauncher:
 
     def _done(self, text: str) -> None:
         self.finished += 1
-        ok = ": ok after" in text
+        ok = ": ok after" in text or " is on (F7" in text
         self._say(text, "good" if ok else "warn", palette.GOOD if ok else palette.WARN)
 
     def _say(self, text: str, kind: LineKind, color: Color) -> None:
