@@ -245,11 +245,11 @@ def test_activity_line_is_drawn_and_a_broken_source_does_not_crash(make_app: Cal
 
 
 def test_a_custom_world_factory_is_used_and_a_broken_one_falls_back(make_app: Callable[..., GameApp]) -> None:
-    from game.sim.spawner import WaveSpawner
+    from game.sim.spawner import NullSpawner
     from game.sim.world import World
 
     app = make_app(seed=6)
-    spawner = WaveSpawner(base_credits_per_s=0.0)
+    spawner = NullSpawner()
     app.world_factory = lambda seed: World(seed=seed, spawner=spawner)
     app.new_run()
     assert app.world is not None and app.world.spawner is spawner

@@ -161,9 +161,9 @@ def test_latest_wins_an_older_slow_reply_is_discarded() -> None:
     src.answer(0, plan("spike", event="swarm"))  # ... and a reply arriving anyway is ignored
     tick(d, w, 3)
     assert d.accepted == 0 and d.knobs.pressure == OPENING_PRESSURE
-    src.answer(1, plan("ease_off"))
+    src.answer(1, plan("raise"))
     tick(d, w)
-    assert d.accepted == 1 and d.last_plan is not None and d.last_plan.pressure == "ease_off"
+    assert d.accepted == 1 and d.last_plan is not None and d.last_plan.pressure == "raise"
     assert d.trace_id == src.pending[1][0].trace_id
 
 
@@ -190,7 +190,7 @@ def test_threaded_slow_source_latest_wins() -> None:
             def work() -> PlanReply:
                 if req.seq == 1:
                     release.wait(timeout=5)  # the first request is the slow one
-                data = plan("raise" if req.seq == 1 else "ease_off")
+                data = plan("spike" if req.seq == 1 else "raise")
                 return PlanReply(json.dumps(data), data, "slow", 0.0, req.trace_id)
 
             return pool.submit(work)
@@ -210,7 +210,7 @@ def test_threaded_slow_source_latest_wins() -> None:
         while time.monotonic() < deadline:
             tick(d, w)
         assert d.accepted == 1 and d.superseded == 1
-        assert d.last_plan is not None and d.last_plan.pressure == "ease_off"
+        assert d.last_plan is not None and d.last_plan.pressure == "raise"
     finally:
         release.set()
         pool.shutdown(wait=True, cancel_futures=True)
@@ -251,7 +251,7 @@ def test_panel_exposes_history_knobs_and_counts() -> None:
 
 
 def test_memory_notes_reach_the_next_request_and_persist(saves_dir: Path) -> None:
-    src = ScriptedSource("scripted", [plan("ease_off", note="player died twice at wave 2"), plan("hold")])
+    src = ScriptedSource("scripted", [plan("hold", note="player died twice at wave 2"), plan("hold")])
     d, w = setup(src, memory=DirectorMemory.persistent())
     tick(d, w)
     d.request_now()
@@ -300,12 +300,9 @@ def test_rules_mode_eases_a_struggling_player_danger_first_then_the_crowd() -> N
         assert len(seen) < 12, seen
     d.request_now()
     tick(d, w)
-    assert d.last_plan is not None and d.last_plan.pressure == "hold", "low HP alone never shrinks the crowd"
-    assert d.knobs.pressure == pressure
-    w.respawn, w.player.iframes = True, 0.0
-    w.hurt_player(w.player.stats.max_hp * 2, "contact")  # a death: now the crowd's size eases too
-    tick(d, w)
-    assert w.stats.deaths == 1 and d.last_plan is not None and d.last_plan.pressure == "ease_off"
+    assert d.last_plan is not None and d.last_plan.pressure == "ease_off", (
+        "danger at its lowest: the crowd too"
+    )
     assert d.knobs.pressure == pytest.approx(pressure * PRESSURE_FACTOR["ease_off"])
 
 
