@@ -133,7 +133,8 @@ def fill(text: str, cmd: Command, llm: LlmClient, facts: Facts, events: tuple[st
         reply = llm.complete(fill_request(text, cmd, facts, events)).content
         chosen = json.loads(reply)
     except (LlmError, json.JSONDecodeError, TypeError) as exc:
-        return Command("none", cant=f"I could not read what to do from that ({type(exc).__name__})")
+        why = "the model gave no answer" if isinstance(exc, LlmError) else "the model's answer was unreadable"
+        return Command("none", cant=f"I could not read what to do from that ({why})")
     if not isinstance(chosen, dict):
         return Command("none", cant="I could not read what to do from that")
     action = chosen.get("action", cmd.action)
