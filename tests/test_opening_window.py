@@ -1,7 +1,7 @@
 """The first seconds of a first-time player, in the real window (ARCADE_HEADLESS=1): a player who starts a
-run and touches nothing (reading the controls) is not dead at 0:20 under the default director (the grace
-reflex, ``game/director/reflexes.py``: hits at ``[danger] low_factor``), and the enemies hit as the plan's
-danger says again the moment they move (``game/director/act.py``)."""
+run and touches nothing (reading the controls) gets a short grace under the default director (the grace
+reflex, ``game/director/reflexes.py``: hits at ``[danger] grace_factor`` for at most ``grace_max_s``), and the
+enemies hit as the plan's danger says again the moment they move (``game/director/act.py``)."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ from game.sim.config import TICK_HZ
 pytestmark = pytest.mark.window
 
 
-def test_a_player_who_touches_nothing_survives_20s_then_moving_ends_the_grace(
+def test_a_player_who_touches_nothing_gets_a_grace_then_moving_ends_it(
     make_app: Callable[..., GameApp], session: AiSession
 ) -> None:
     app = make_app(seed=21)  # the seed a playtest died on at 0:11 with nothing pressed
@@ -30,14 +30,14 @@ def test_a_player_who_touches_nothing_survives_20s_then_moving_ends_the_grace(
     frames(app, 2)
     world = app.world
     assert world is not None and session.director.mode == "rules"
-    frames(app, 20 * TICK_HZ)
-    assert world.time >= 19.9 and world.phase == "playing" and world.player.hp > 0
-    assert world.stats.damage_taken > 0, "enemies did reach the idle player"
+    graced_s = TUNING.danger.grace_max_s - 1.0
+    frames(app, round(graced_s * TICK_HZ))
+    assert world.time >= graced_s - 0.1 and world.phase == "playing" and world.player.hp > 0
     director = session.director
     hp = world.player.hp / world.player.stats.max_hp
     full = director.knobs.danger * hp_limit(hp, TUNING)  # what the plan's danger allows at this HP
     graced = world.params.get("enemy_damage_mult")
-    want = world.params.clamp("enemy_damage_mult", full * TUNING.danger.low_factor)  # the param's floor
+    want = world.params.clamp("enemy_damage_mult", full * TUNING.danger.grace_factor)  # the param's floor
     assert director.grace.on and graced == pytest.approx(want, abs=1e-3)
     send(app, "on_key_press", arcade.key.D, 0)
     frames(app, 10)

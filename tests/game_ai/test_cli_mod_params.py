@@ -66,7 +66,7 @@ def test_the_act_stage_clamps_the_composed_damage_to_the_params_range(mod_value:
     lo, _ = world.params.bounds()["enemy_damage_mult"]
     assert director.grace.on
     factor = director.actuator.state.danger  # the plan's danger x the grace factor (HP is full)
-    assert factor == pytest.approx(director.knobs.danger * TUNING.danger.low_factor)
+    assert factor == pytest.approx(director.knobs.danger * TUNING.danger.grace_factor)
     assert world.params.get("enemy_damage_mult") == pytest.approx(max(lo, mod_value * factor))
     assert world.params.clamp("enemy_damage_mult", 99.0) == world.params.bounds()["enemy_damage_mult"][1]
 
