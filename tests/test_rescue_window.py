@@ -1,6 +1,6 @@
 """The rescue reflex (``game/director/reflexes.py``, ``Rescue``) as a player meets it, in a real window
 (``ARCADE_HEADLESS``): the HP bar falls fast under a crowd, the crowd is shoved back out of reach, the
-shockwave is drawn round the player, health packs land beside them, and F10's acting row says RESCUE."""
+shockwave is drawn round the player, health packs land beside them, and F10's acting row says SECOND WIND."""
 
 from __future__ import annotations
 
@@ -35,15 +35,15 @@ def health_packs(world: World) -> int:
 
 def collapse(app: GameApp) -> World:
     """A crowd of ``CROWD`` grunts on the player and 0.4 of a bar gone at once (past ``[read] fall_bars``),
-    leaving the player under ``[danger] prey_hp`` (the rescue drops supply) and over ``hp_low``."""
+    leaving the player under ``[rescue] hp`` (a second wind is due) but alive."""
     world = app.world
     assert world is not None
     p = world.player
     for i in range(CROWD):
         a = 2 * math.pi * i / CROWD
         world.spawn_enemy("grunt", p.x + math.cos(a) * 40, p.y + math.sin(a) * 40)
-    left = TUNING.danger.prey_hp - 0.05
-    assert left > TUNING.danger.hp_low
+    left = TUNING.rescue.hp - 0.05
+    assert left > 0
     p.iframes = 0.0
     p.hp = (left + 0.4) * p.stats.max_hp
     world.hurt_player(0.4 * p.stats.max_hp, "contact")
@@ -92,8 +92,8 @@ def test_a_collapse_under_a_crowd_is_rescued_in_sight_and_shown_in_f10(
     assert int(near.sum()) < CROWD, "the crowd was shoved back"
     assert health_packs(world) >= collapsed.packs + SUPPLY_PACKS, "supply landed beside the player"
     watch = watch_row(app, panels)  # the frame the player sees right after the rescue
-    assert watch.startswith("RESCUE")
-    assert "RESCUE" in " ".join(panels.director.texts()), "the acting row is drawn"
+    assert watch.startswith("SECOND WIND")
+    assert "SECOND WIND" in " ".join(panels.director.texts()), "the acting row is drawn"
     rows = status_rows(panels.director.last, value_chars(panels.director.rect[2]))  # type: ignore[arg-type]
     at = [name for name, _ in rows].index("acting")
     assert " ".join(v for _, v in rows[at : at + 2]).startswith(watch[:30])
@@ -109,6 +109,6 @@ def test_f10_shows_the_rescue_long_enough_to_read(collapsed: Collapsed, session:
     shown = []
     for _ in range(TICK_HZ):  # one second of frames, each drawn as the window does
         frames(collapsed.app, 1)
-        shown.append("RESCUE" in watch_row(collapsed.app, collapsed.panels))
+        shown.append("SECOND WIND" in watch_row(collapsed.app, collapsed.panels))
     assert session.director.rescue.count == collapsed.rescues + 1
-    assert all(shown[1:]), f"RESCUE shown in {sum(shown)} of {len(shown)} frames"
+    assert all(shown[1:]), f"SECOND WIND shown in {sum(shown)} of {len(shown)} frames"
