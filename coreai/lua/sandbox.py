@@ -121,7 +121,8 @@ class LuaSandbox:
             )
             # math.random starts from the mod's name, not the clock: the same inputs give the same run in
             # every process (a fresh Lua 5.4 state seeds itself from the time and an address)
-            lua.globals().math.randomseed(zlib.crc32(name.encode("utf-8")))
+            # (run as Lua source: a Python handle on the state's tables would keep it alive after close)
+            lua.execute(f"math.randomseed({zlib.crc32(name.encode('utf-8'))})", name="=coreai-seed", mode="t")
             kit = lua.execute(_BOOT_SRC, cfg, py, name="=coreai-boot", mode="t")
             lua.execute(_GUARDS_SRC, kit, cfg, name="=coreai-guards", mode="t")
             meta = dict(info or {})
