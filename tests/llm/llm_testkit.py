@@ -58,8 +58,12 @@ class LlamaServer:
         self.proc = subprocess.Popen(
             [
                 sys.executable,
-                "-m",
-                "llama_cpp.server",
+                "-c",
+                # the server loads the model as the game does: without weight repacking (it segfaults on
+                # this machine's AMX Xeon otherwise; coreai/llm/local.py)
+                "import runpy, sys; from coreai.llm.local import _no_weight_repacking as nr; "
+                "nr().__enter__(); sys.argv[0] = 'llama_cpp.server'; "
+                "runpy.run_module('llama_cpp.server', run_name='__main__')",
                 "--model",
                 str(MODEL_PATH),
                 "--model_alias",
