@@ -12,7 +12,6 @@ from __future__ import annotations
 import gc
 import json
 import os
-import resource
 import statistics
 import subprocess
 import sys
@@ -164,9 +163,19 @@ def hook_slowdown() -> tuple[float, float, float]:
     return t_plain * 1000, t_hook / t_plain, t_sandbox / t_plain
 
 
-def _rss_mb() -> float:
+def rss_mb() -> float:
     with open("/proc/self/statm", encoding="ascii") as fh:
         return int(fh.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+
+
+def _hwm_mb() -> float:
+    """This process's own RSS high-water mark. Not ``ru_maxrss``: Linux carries that over fork and exec,
+    so a child of a 1.4 GB pytest reports a 1.4 GB peak whatever it does itself."""
+    with open("/proc/self/status", encoding="ascii") as fh:
+        for line in fh:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024  # kB
+    return 0.0
 
 
 def scratch_rss(n: int = SCRATCH_SANDBOXES) -> dict[str, float]:
@@ -182,19 +191,18 @@ def scratch_rss(n: int = SCRATCH_SANDBOXES) -> dict[str, float]:
         for i in range(4):  # warm up the allocator and lupa's import-time state
             manager.execute(SCRATCH_HOLD, mod=f"warm_{i}")
         gc.collect()
-        start = _rss_mb()
+        start = rss_mb()
         peak = start
         for i in range(n):
             result = manager.execute(SCRATCH_HOLD, mod=f"scratch_{i}")
             if not result.ok:
                 raise RuntimeError(f"scratch_{i}: {result.error}")
-            peak = max(peak, _rss_mb())
-        end = _rss_mb()
+            peak = max(peak, rss_mb())
+        end = rss_mb()
         alive = len(manager.diagnostics()["consoles"])
         manager.close()
-    max_rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux
     return {"sandboxes": n, "alive": alive, "start_mb": start, "end_mb": end,
-            "peak_mb": max(peak, max_rss)}  # fmt: skip
+            "peak_mb": max(peak, _hwm_mb())}  # fmt: skip
 
 
 def scratch_rss_in_child(n: int = SCRATCH_SANDBOXES) -> dict[str, float]:

@@ -58,12 +58,10 @@ class LlamaServer:
         self.proc = subprocess.Popen(
             [
                 sys.executable,
-                "-c",
-                # the server loads the model as the game does: without weight repacking (it segfaults on
-                # this machine's AMX Xeon otherwise; coreai/llm/local.py)
-                "import runpy, sys; from coreai.llm.local import _no_weight_repacking as nr; "
-                "nr().__enter__(); sys.argv[0] = 'llama_cpp.server'; "
-                "runpy.run_module('llama_cpp.server', run_name='__main__')",
+                "-m",
+                # the game's launcher: the model loads as in the game, without weight repacking (the stock
+                # server segfaults in its first decode on this machine's AMX Xeon; coreai/llm/local.py)
+                "coreai.llm.serve",
                 "--model",
                 str(MODEL_PATH),
                 "--model_alias",
