@@ -35,7 +35,8 @@ def install_agents(
         why = director.events.not_ready(name, world)
         if why is not None:
             raise CommandRejected("director_event", why)
-        director.events.fire(name, world, director.credit_spawner.placer)
+        spawner = director.credit_spawner
+        director.events.fire(name, world, spawner.placer, spawner.toughen_from)
 
     creator = QueuedOrchestrator(
         CreatorRunner(

@@ -31,6 +31,7 @@ from game.sim.world import World
 
 EventHandler = Callable[[World, SpawnPlacer], None]
 ReadyCheck = Callable[[World], str | None]  # None when ready, else why not
+Toughen = Callable[[World, int], None]  # scales the enemies spawned from a pool row on
 EVENT_NAME = re.compile(r"^[a-z][a-z0-9_]{0,31}$")  # what a registered event may be called
 EASING_EVENTS = frozenset({"supply"})  # events that help the player (the guard lets them through)
 
@@ -127,15 +128,19 @@ class EventRegistry:
         never proposes one that is on cooldown (the plan tool's grammar still names them all)."""
         return tuple(name for name in self._events if self.not_ready(name, world) is None)
 
-    def fire(self, name: str, world: World, placer: SpawnPlacer) -> None:
-        """Run the event's handler (exceptions propagate to the caller, who logs them)."""
+    def fire(self, name: str, world: World, placer: SpawnPlacer, toughen: Toughen | None = None) -> None:
+        """Run the event's handler (exceptions propagate to the caller, who logs them); ``toughen`` gets
+        the pool row its first new enemy took (the ``toughness`` knob holds for every spawn)."""
         ev = self._events.get(name)
         if ev is None:
             raise CommandRejected(
                 "director_event", f"unknown event '{name}'; known: {', '.join(self._events)}"
             )
         self._last_fired[name] = world.time
+        first = world.enemies.n
         ev.handler(world, placer)
+        if toughen is not None:
+            toughen(world, first)
 
 
 def no_boss(world: World) -> str | None:

@@ -256,7 +256,9 @@ class PlanRequests:
                 self.credit_spawner.burst(world, float(cmd["credits"]))
             elif op == "event":
                 try:
-                    self.events.fire(cmd["name"], world, self.credit_spawner.placer)
+                    self.events.fire(
+                        cmd["name"], world, self.credit_spawner.placer, self.credit_spawner.toughen_from
+                    )
                 except Exception as exc:  # a mod's event handler must not take the game down
                     self.event_errors += 1
                     self.last_error = f"event '{cmd['name']}' failed: {exc}"

@@ -150,6 +150,10 @@ def _escalation_lever(k: DirectorKnobs) -> str:
         return "danger"
     if k.tier < KNOB["tier"].hi:
         return "tier"
+    if k.elite_chance >= KNOB["elite_chance"].hi:  # elites at their top: toughness goes on alone
+        return "toughness"
+    if k.toughness >= KNOB["toughness"].hi:
+        return "elite_chance"
     return "toughness" if k.elite_chance * ELITE_PER_TOUGHNESS >= k.toughness - 1.0 else "elite_chance"
 
 

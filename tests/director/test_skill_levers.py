@@ -165,3 +165,14 @@ def test_hold_after_raise_clears_the_announcer_and_panel_shows_skill_and_saturat
     assert d.last_announcer == ""
     panel = d.panel(w)
     assert panel.skill_line().startswith("skill 0.") and panel.saturation_line().startswith("saturated:")
+
+
+def test_escalation_goes_on_with_toughness_once_elites_are_at_their_top() -> None:
+    # elites at their top, toughness short of the elite pairing: the lever is toughness, not the saturated
+    # elite chance (a skilled player's escalation stalled there at toughness 3.5 of 6)
+    knobs = DirectorKnobs(
+        pressure=3.0, danger=KNOB["danger"].hi, tier=KNOB["tier"].hi,
+        elite_chance=KNOB["elite_chance"].hi, toughness=3.5,
+    )  # fmt: skip
+    out = decide(_situation(hp_fraction=1.0, skill=0.95, level=30, knobs=knobs))
+    assert out.get("toughness", 0.0) > 3.5 and "elite_chance" not in out, out

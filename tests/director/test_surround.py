@@ -101,3 +101,20 @@ def test_a_surround_is_ready_again_after_its_short_cooldown() -> None:
     w.time += 1.0
     assert reg.not_ready("surround", w) is None
     assert SURROUND_COOLDOWN_S <= 12.0
+
+
+def test_an_event_s_new_enemies_get_the_toughness_knob_like_the_bank_s() -> None:
+    from game.director.plan import DirectorKnobs
+    from game.sim.spawner import CreditSpawner
+
+    w = quiet_world()
+    w.step()
+    spawner = CreditSpawner(DirectorKnobs(toughness=3.0))
+    EventRegistry().fire("surround", w, SpawnPlacer(), spawner.toughen_from)
+    hp, max_hp = w.enemies.view("hp"), w.enemies.view("max_hp")
+    plain = EventRegistry()
+    w2 = quiet_world()
+    w2.step()
+    plain.fire("surround", w2, SpawnPlacer())
+    assert w.enemies.n == w2.enemies.n > 0
+    assert np.allclose(max_hp, 3.0 * w2.enemies.view("max_hp")) and np.allclose(hp, max_hp)
