@@ -23,7 +23,7 @@ from game.play.tools import player_input_tool, sim_control_tool
 
 if TYPE_CHECKING:
     from game.ai.session import AiSession
-    from game.app import GameApp
+    from game.play.fronts import WindowGame
 
 CONDITION_SANDBOX = "step_until"
 
@@ -134,9 +134,9 @@ def headless_new_run(session: AiSession, seed: int) -> None:
     session.on_run_start(world)
 
 
-def use_window(session: AiSession, app: GameApp) -> None:
+def use_window(session: AiSession, app: WindowGame) -> None:
     """The window exists: the agent now works its screens and holds keys in the arena's own input."""
     play = session.play
     play.controller.front = WindowFront(app, session.shop, before_new_run=lambda: end_run(session))
-    play.controller.keys = AgentKeys(app.arena.input)
-    app.arena.play = play.controller
+    play.controller.keys = AgentKeys(app.input)
+    app.set_agent_play(play.controller)
