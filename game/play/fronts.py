@@ -12,7 +12,8 @@ from collections.abc import Callable
 from dataclasses import asdict
 from typing import TYPE_CHECKING, Any, Protocol
 
-from coreai.errors import CoreAIError, PlayRefused, PurchaseRefused
+from coreai.errors import CoreAIError
+from game.errors import PlayRefused, PurchaseRefused
 from game.play.keys import ToWorld
 from game.shop.service import ShopService
 from game.sim.world import World

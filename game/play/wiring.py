@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from coreai.errors import PlayRefused
 from coreai.mcp.resources import UpdateHub
+from game.errors import PlayRefused
 from game.play.agent_input import AgentInput
 from game.play.controller import Condition, PlayController
 from game.play.forks import begin_fork

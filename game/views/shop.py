@@ -18,7 +18,8 @@ from arcade import key as K
 from arcade.types import Color
 from loguru import logger
 
-from coreai.errors import CoreAIError, PurchaseRefused
+from coreai.errors import CoreAIError
+from game.errors import PurchaseRefused
 from game.render import palette
 from game.render.widgets import Label, ShadowLabel, draw_panel
 from game.shop.service import ShopService
