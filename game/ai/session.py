@@ -44,12 +44,12 @@ from game.ai.modhost import GameModHost
 from game.ai.warmup import start_background
 from game.analysis.ledger import RunLedger
 from game.bindings import GameWorldExecutor, WorldHandle
-from game.directed.run import attach_trajectory
-from game.directed.trajectory_file import TrajectoryWriter
 from game.director.director import Director
 from game.director.memory import DirectorMemory
 from game.director.rules import RulesSource
 from game.director.source import PlanSource
+from game.headless_runs.run import attach_trajectory
+from game.headless_runs.trajectory_file import TrajectoryWriter
 from game.options import LaunchOptions
 from game.play.runs import NotifyingTrajectory
 from game.play.wiring import install_play

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import pytest
 
-from game.directed.run import run_directed
 from game.eval.__main__ import main as eval_main
 from game.eval.ab import run_ab, summarize, target_misses
+from game.headless_runs.run import run_directed
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(900)]
 
