@@ -11,6 +11,7 @@ SECTIONS = [
     "bench.bench_coreai",
     "bench.bench_lua",
     "bench.bench_llm",
+    "bench.realtime_director",
 ]
 
 

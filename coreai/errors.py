@@ -14,8 +14,7 @@ Every error the AI core, the Lua sandbox, the MCP server or the game's persisten
     │   └── ToolArgumentError        arguments did not validate against the tool's model
     ├── CommandRejected              a main-loop command was refused; .command, .reason
     │   ├── UnknownPrefabError       not in the prefab whitelist; .prefab, .allowed
-    │   ├── CommandRateLimited       an agent posted more than its rate allows; .agent
-    │   └── PurchaseRefused          the Merchant refused a sale; .code (unknown_item, out_of_stock, ...)
+    │   └── CommandRateLimited       an agent posted more than its rate allows; .agent
     ├── MainLoopTimeout              a main-thread answer did not come; .cause ("paused" / "not draining")
     ├── TaskCancelled                a queued task was cancelled before or while it ran; .scope
     ├── PersistenceError             a save could not be read or written; .path
@@ -29,6 +28,9 @@ Every error the AI core, the Lua sandbox, the MCP server or the game's persisten
     │   ├── ModManifestError         mod.toml is missing or invalid
     │   └── ModQuarantined           the mod faulted too often and is disabled
     └── McpError                     an MCP admission or tool failure; .status (HTTP) where it has one
+
+The game's own errors (a refused purchase, a refused play call, an unknown player model) branch off this
+tree in ``game/errors.py``: the core knows nothing of shops, bots or agent play.
 """
 
 from __future__ import annotations
@@ -157,28 +159,6 @@ class CommandRateLimited(CommandRejected):
     def __init__(self, command: str, agent: str, *, trace_id: str | None = None) -> None:
         super().__init__(command, f"rate limit exceeded for agent '{agent}'", trace_id=trace_id)
         self.agent = agent
-
-
-class PurchaseRefused(CommandRejected):
-    """A refused purchase; ``code`` is stable (unknown_item / out_of_stock / not_enough_coins /
-    shop_closed / maxed_out) and ``str()`` is the player-readable reason."""
-
-    def __init__(self, code: str, reason: str, *, item: str = "", trace_id: str | None = None) -> None:
-        super().__init__("buy", reason, trace_id=trace_id)
-        self.code = code
-        self.item = item
-
-
-class PlayRefused(CommandRejected):
-    """An agent's game-time or input call the game cannot do now (dead player, shop closed, pick open)."""
-
-    def __init__(self, command: str, reason: str, *, trace_id: str | None = None) -> None:
-        super().__init__(command, reason, trace_id=trace_id)
-
-
-class UnknownPlayerModel(CoreAIError, ValueError):
-    """A player model (bot) name that is neither built in (``game.zoo``) nor an importable
-    ``package.module:Factory``; the message lists the known names."""
 
 
 class MainLoopTimeout(CoreAIError):

@@ -24,7 +24,7 @@ from coreai.mcp.profiles import profiles_of
 from coreai.memory import MemoryStore
 from coreai.prompts import ComposedPrompt, PromptComposer
 from coreai.requests import AgentResult, AiTaskRequest, new_trace_id
-from coreai.roles import DEFAULT_ROLES, RoleConfig, generic_role
+from coreai.roles import CORE_TOOL_ROLES, DEFAULT_ROLES, RoleConfig, generic_role
 from coreai.tools.base import MainThread, Tool, ToolContext
 from coreai.tools.loop import ToolLoop
 from coreai.tools.policy import ToolPolicyConfig
@@ -50,9 +50,11 @@ class Orchestrator:
         main: MainThread | None = None,
     ) -> None:
         self.llm = llm
-        self.tools: dict[str, Tool] = {t.name: t for t in tools}
+        self.tools: dict[str, Tool] = {}
         self.mcp_profiles: dict[str, frozenset[str]] = {}  # tool name -> MCP profiles (add_tool's ``mcp``)
         self.roles = dict(roles if roles is not None else DEFAULT_ROLES)
+        for tool in tools:
+            self.add_tool(tool)
         self.composer = composer or PromptComposer()
         self.memory = memory
         self.events = events or EventBus()
@@ -61,13 +63,16 @@ class Orchestrator:
         self.llm_timeout_s = llm_timeout_s
         self.main = main
 
-    def add_tool(self, tool: Tool, roles: Iterable[str] = (), *, mcp: bool | Iterable[str] = False) -> None:
+    def add_tool(
+        self, tool: Tool, roles: Iterable[str] | None = None, *, mcp: bool | Iterable[str] = False
+    ) -> None:
         """Register a tool (e.g. ``execute_lua``): the one place that says who may call it. ``roles``: the
-        in-game agents that get it; ``mcp``: whether MCP clients get it too (``True``: in every profile, or
-        the profiles it belongs to: ``("play", "mod")``, see ``coreai.mcp.profiles``). Registering a new
-        version of a tool under the same name keeps its place in the MCP order."""
+        in-game agents that get it (None: a core tool's roles from ``coreai.roles.CORE_TOOL_ROLES``, else
+        none); ``mcp``: whether MCP clients get it too (``True``: in every profile, or the profiles it
+        belongs to: ``("play", "mod")``, see ``coreai.mcp.profiles``). Registering a new version of a tool
+        under the same name keeps its place in the MCP order."""
         self.tools[tool.name] = tool
-        for role in roles:
+        for role in CORE_TOOL_ROLES.get(tool.name, ()) if roles is None else roles:
             cfg = self.role_config(role)
             if tool.name not in cfg.tools:
                 self.roles[role] = replace(cfg, tools=(*cfg.tools, tool.name))

@@ -87,10 +87,9 @@ class CoreAiRuntime:
             tool_config=ToolPolicyConfig.from_settings(s.tools),
             main=self.mainloop,  # tools reach the game through the queue (waits: mainloop.wait_timeout_s)
         )
-        # the Creator's world tool, also served over MCP to clients that mod or direct the game
-        self.orchestrator.add_tool(
-            world_command_tool(self.bindings), roles=("Creator",), mcp=("mod", "direct")
-        )
+        # the Creator's world tool (its roles: coreai.roles), also served over MCP to clients that mod or
+        # direct the game
+        self.orchestrator.add_tool(world_command_tool(self.bindings), mcp=("mod", "direct"))
         self.tasks = QueuedOrchestrator(
             self.orchestrator,
             max_concurrent=s.queue.max_concurrent,

@@ -2,18 +2,22 @@
 over), the hotkey registry, sound, panels, toasts, screenshots and saves.
 
 ``run_window(options)`` opens the window and plays until it closes (or, with ``options.seconds``, until that
-much game time has passed) and returns the last run's summary. Other parts plug in through ``on_ready``::
+much game time has passed) and returns the last run's summary. Other parts plug in through ``on_ready``
+and see the app only through its ports (``game.ports``)::
 
-    def wire(app: GameApp) -> None:
-        app.world_factory = lambda seed: World(seed=seed, spawner=director.spawner)
-        app.arena.frame_hooks.append(lambda world, dt: queue.drain())  # world commands, while playing
-        app.chrome_hooks.append(lambda dt: queue.drain_ui())  # panel answers and notices, every screen
-        app.arena.run_start_hooks.append(lambda world: setattr(handle, "world", world))
-        app.arena.activity_source = lambda: orchestrator.status_line()
+    def wire(app: ArenaHooks & Chrome) -> None:
+        app.set_world_factory(lambda seed: World(seed=seed, spawner=director.spawner))
+        app.on_frame(lambda world, dt: queue.drain())  # world commands, while playing
+        app.on_chrome(lambda dt: queue.drain_ui())  # panel answers and notices, every screen
+        app.on_run_start(lambda world: setattr(handle, "world", world))
+        app.set_activity_source(lambda: orchestrator.status_line())
         app.add_panel(director_panel, arcade.key.F10, "Director panel")
         app.show_toast("Director online")
 
     run_window(options, on_ready=wire)
+
+Its parts: the chrome (``game.app_chrome``), the plug-ins' hooks (``game.app_hooks``), the window's
+hotkeys and key bindings (``game.app_keys``); the screens themselves are ``game.views``.
 """
 
 from __future__ import annotations
@@ -23,38 +27,38 @@ from collections.abc import Callable
 from pathlib import Path
 
 import arcade
-from arcade.types import Color
 from loguru import logger
 
 from coreai.errors import CoreAIError
 from coreai.settings import GameSettings, KeyBindings
 from game import hotkeys as hk
+from game.app_chrome import AppChrome
+from game.app_hooks import AppHooks
 from game.app_keys import apply_key_bindings, bind_window_hotkeys
 from game.audio import Audio
 from game.controls import Gamepad
 from game.headless import RunSummary, summarize
 from game.meta import attach_meta
 from game.options import LaunchOptions
+from game.ports import Backdrop, RunAnalysisView, Screen, WorldFactory
 from game.prefs import GamePrefs
 from game.render import palette
-from game.render.overlays import HelpOverlay, Overlay, OverlayStack
+from game.render.fps import FpsMeter
+from game.render.overlays import HelpOverlay, OverlayStack
 from game.render.quality import FrameGovernor
 from game.render.toasts import Toasts
 from game.run_records import RunRecords
-from game.screenshots import write_framebuffer_png
 from game.sim.config import SCREEN_H, SCREEN_W
 from game.sim.prefabs import PrefabRegistry
 from game.sim.world import World
 from game.views.arena import ArenaView
-from game.views.base import FpsMeter
-from game.views.gameover import GameOverView, RunAnalysisView
+from game.views.gameover import GameOverView
 from game.views.title import TitleView
 from game.views.upgrade import UpgradeView
 from game.zoo import make_player
 
 log = logger.bind(feature="game", trace_id=None)
 
-WorldFactory = Callable[[int], World]
 TITLE = "Arena Director"
 
 
@@ -62,7 +66,9 @@ def default_world(seed: int) -> World:
     return World(seed=seed)
 
 
-class GameApp:
+class GameApp(AppChrome, AppHooks):
+    """The windowed game; implements every port of ``game.ports`` (Navigator, Chrome, ArenaHooks, ...)."""
+
     def __init__(
         self,
         options: LaunchOptions,
@@ -114,60 +120,35 @@ class GameApp:
         self.pause_on_overlay = True
         # [game] graphics_quality: particles, glow and vignette; "auto" lowers them on a slow machine
         self.governor = FrameGovernor(self.prefs.settings.graphics_quality)
-        bind_window_hotkeys(self)
+        bind_window_hotkeys(
+            self.hotkeys,
+            help=lambda: self.overlays.toggle(self.help),
+            pause=self.toggle_pause,
+            screenshot=self.request_screenshot,
+            restart=self.new_run,
+            fullscreen=self.toggle_fullscreen,
+            mute=self.toggle_mute,
+            fps=self.toggle_fps,
+        )
         self.pause_keys: tuple[int, ...] = hk.PAUSE_KEYS
         self._ui_camera: arcade.Camera2D | None = None
-        self.arena.input.gamepad = Gamepad(self.prefs.settings.gamepad)
+        self.input.gamepad = Gamepad(self.prefs.settings.gamepad)
         # told after the options change (the AI session follows the difficulty preset)
         self.prefs_hooks: list[Callable[[GameSettings], None]] = []
         # run every frame on every screen, paused or not (the AI panels drain the UI lane here)
         self.chrome_hooks: list[Callable[[float], None]] = []
         self.prefs.apply_to(self, fullscreen=False)  # the window was opened with the fullscreen option
-        self.meta = attach_meta(self)  # achievements unlock weapons for the player's later runs
-
-    # ------------------------------------------------------------------ public API for other parts
-    def show_toast(self, text: str, seconds: float = 3.0, color: Color = palette.TEXT) -> None:
-        """A short notice under the HUD (announcer lines, mod notices). Safe from any thread."""
-        self.toasts.show(text, seconds, color)
-
-    def add_panel(self, panel: Overlay, key: int | None = None, description: str = "") -> Overlay:
-        """Draw ``panel`` above the HUD; with ``key``, that hotkey toggles it.
-
-        Registering a reserved key (F6, F7, F9, F10, backtick) replaces its "coming" entry in the help.
-        """
-        self.overlays.add(panel)
-        if key is not None:
-            self.hotkeys.register(
-                key, description or type(panel).__name__, lambda: self.overlays.toggle(panel)
-            )
-        return panel
-
-    def dock_width(self) -> float:
-        """Pixels the docked panels (F10) take on the right edge now; a panel docks by defining
-        ``dock_width(window_width) -> float``."""
-        w = float(self.window.width)
-        docked = 0.0
-        for o in self.overlays.items:
-            fn = getattr(o, "dock_width", None)
-            if o.visible and callable(fn):
-                docked += float(fn(w))
-        return min(docked, w * 0.5)
-
-    def play_width(self) -> float:
-        """The width of the play area (arena, HUD, upgrade cards, toasts): the window less the dock."""
-        return float(self.window.width) - self.dock_width()
-
-    def holding_overlay(self) -> Overlay | None:
-        """The modal panel that holds the arena now (None: the game runs). See ``game.render.overlays``."""
-        return self.overlays.modal() if self.pause_on_overlay else None
+        self.meta = attach_meta(
+            self, self.show_toast
+        )  # achievements unlock weapons for the player's later runs
 
     @property
     def demo_badge(self) -> str:
         return f"DEMO  -  bot: {self.options.bot}" if self.options.bot else ""
 
     @property
-    def world(self) -> World | None:
-        return self.arena.world
+    def backdrop(self) -> Backdrop:
+        return self.arena
 
     # ------------------------------------------------------------------ flow between screens
     def start(self) -> None:
@@ -215,6 +196,23 @@ class GameApp:
     def show_upgrade(self) -> None:
         if self.window.current_view is not self.upgrade:
             self.window.show_view(self.upgrade)
+
+    def pick_upgrade(self, index: int) -> bool:
+        if self.window.current_view is not self.upgrade:
+            self.show_upgrade()  # the pick opened this very frame: the screen a human would see
+        return self.upgrade.pick(index)
+
+    def showing(self) -> Screen:
+        view = self.window.current_view
+        if view is self.arena:
+            return "arena"
+        if view is self.upgrade:
+            return "upgrade"
+        if view is not None and view is self.title:
+            return "title"
+        from game.views.options import OptionsView
+
+        return "options" if isinstance(view, OptionsView) else "other"
 
     def resume_arena(self) -> None:
         if self.window.current_view is self.upgrade and self.after_upgrade is not None:
@@ -295,84 +293,13 @@ class GameApp:
 
     def apply_controls(self, bindings: KeyBindings) -> None:
         """Use these key bindings now (game/app_keys.py)."""
-        apply_key_bindings(self, bindings)
-
-    def set_fullscreen(self, on: bool) -> None:
-        try:
-            self.window.set_fullscreen(on)
-        except Exception as exc:  # headless or a display that refuses: stay windowed
-            self.show_toast(f"fullscreen unavailable: {exc}", 3.0, palette.WARN)
-
-    def use_ui_camera(self) -> float:
-        """Switch to the camera that draws the HUD at the player's UI scale; returns the scale (the HUD lays
-        itself out in window size / scale)."""
-        scale = self.prefs.settings.ui_scale
-        if abs(scale - 1.0) < 1e-3:
-            return 1.0
-        cam = self._ui_camera
-        if cam is None:
-            cam = self._ui_camera = arcade.Camera2D()
-        cam.match_window()
-        w, h = self.window.width, self.window.height
-        cam.zoom = scale
-        cam.position = (w / (2 * scale), h / (2 * scale))
-        cam.use()
-        return scale
+        self.pause_keys = apply_key_bindings(
+            bindings, self.hotkeys, self.arena, self.pause_keys, self.toggle_pause
+        )
 
     def toggle_pause(self) -> None:
         if self.window.current_view is self.arena:
             self.arena.toggle_pause()
-
-    def toggle_fullscreen(self) -> None:
-        try:
-            self.window.set_fullscreen(not self.window.fullscreen)
-        except Exception as exc:  # headless or a display that refuses: stay windowed
-            self.show_toast(f"fullscreen unavailable: {exc}", 3.0, palette.WARN)
-
-    def toggle_fps(self) -> None:
-        self.show_fps = not self.show_fps
-
-    def toggle_mute(self) -> None:
-        on = self.audio.toggle_mute()
-        self.show_toast("sound on" if on else "sound off", 1.5)
-
-    def request_screenshot(self) -> None:
-        """Save the next drawn frame to ``saves/screenshots/`` (taken right after drawing, main thread)."""
-        self._screenshot_requested = True
-
-    def capture_screenshot_if_requested(self) -> Path | None:
-        if not self._screenshot_requested:
-            return None
-        self._screenshot_requested = False
-        try:
-            path = self.save_screenshot()
-        except (CoreAIError, OSError, ValueError) as exc:
-            log.error("screenshot failed: {}", exc)
-            self.show_toast(f"screenshot failed: {exc}", 4.0, palette.WARN)
-            return None
-        self.show_toast(f"screenshot saved: {path.name}", 2.5, palette.GOOD)
-        return path
-
-    def save_screenshot(self, path: Path | None = None) -> Path:
-        """Write the current framebuffer as a PNG; call after drawing a frame."""
-        self.last_screenshot = write_framebuffer_png(path)
-        return self.last_screenshot
-
-    # ------------------------------------------------------------------ chrome (drawn by every view)
-    def draw_chrome(self) -> None:
-        w, h = self.window.width, self.window.height
-        play = self.play_width()
-        self.toasts.right = play
-        self.overlays.draw(w, h, play)  # panels other than the docked F10 stay in the play area
-        self.toasts.draw(w, h)  # above the panels: a notice is never hidden by an open console
-
-    def update_chrome(self, dt: float) -> None:
-        for hook in list(self.chrome_hooks):
-            try:
-                hook(dt)
-            except Exception as exc:  # a faulty hook is logged, never fatal to the frame
-                log.opt(exception=exc).error("chrome hook failed: {}", exc)
-        self.toasts.update(dt)
 
 
 def run_window(

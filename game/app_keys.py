@@ -4,50 +4,74 @@ the labels in the F1 help."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import Protocol
 
 import arcade
 
 from coreai.settings import KeyBindings
 from game import hotkeys as hk
 from game.controls import Controls, key_label
-
-if TYPE_CHECKING:
-    from game.app import GameApp
+from game.hotkeys import HotkeyRegistry
+from game.views.input import HumanInput
 
 MOVES = ("move_up", "move_left", "move_down", "move_right")
 
 
-def bind_window_hotkeys(app: GameApp) -> None:
-    r = app.hotkeys
-    r.set_handler(hk.HELP, lambda: app.overlays.toggle(app.help))
+class KeyedArena(Protocol):
+    """The arena as the key bindings reach it: its input and the pause screen's key label."""
+
+    @property
+    def input(self) -> HumanInput: ...
+
+    def set_pause_label(self, keys: str) -> None: ...
+
+
+def bind_window_hotkeys(
+    r: HotkeyRegistry,
+    *,
+    help: Callable[[], object],
+    pause: Callable[[], None],
+    screenshot: Callable[[], None],
+    restart: Callable[[], None],
+    fullscreen: Callable[[], None],
+    mute: Callable[[], None],
+    fps: Callable[[], None],
+) -> None:
+    r.set_handler(hk.HELP, help)
     for k in hk.PAUSE_KEYS:
-        r.set_handler(k, app.toggle_pause)
-    r.set_handler(hk.SCREENSHOT, app.request_screenshot)
-    r.set_handler(hk.RESTART, app.new_run)
-    r.set_handler(hk.FULLSCREEN, app.toggle_fullscreen)
-    r.set_handler(hk.MUTE, app.toggle_mute)
-    r.set_handler(hk.FPS, app.toggle_fps)
+        r.set_handler(k, pause)
+    r.set_handler(hk.SCREENSHOT, screenshot)
+    r.set_handler(hk.RESTART, restart)
+    r.set_handler(hk.FULLSCREEN, fullscreen)
+    r.set_handler(hk.MUTE, mute)
+    r.set_handler(hk.FPS, fps)
 
 
-def apply_key_bindings(app: GameApp, bindings: KeyBindings) -> None:
-    """Use these key bindings now."""
+def apply_key_bindings(
+    bindings: KeyBindings,
+    hotkeys: HotkeyRegistry,
+    arena: KeyedArena,
+    pause_keys: tuple[int, ...],
+    toggle_pause: Callable[[], None],
+) -> tuple[int, ...]:
+    """Use these key bindings now; returns the pause keys in use."""
     controls = Controls(bindings)
-    app.arena.input.controls = controls
-    app.arena.input.clear()
+    arena.input.controls = controls
+    arena.input.clear()
     pause = (*controls.keys("pause"), arcade.key.ESCAPE)
-    if pause != app.pause_keys:
-        for k in app.pause_keys:
-            app.hotkeys.unregister(k)
-        app.hotkeys.register(pause, "Pause / resume", app.toggle_pause)
-        app.pause_keys = pause
+    if pause != pause_keys:
+        for k in pause_keys:
+            hotkeys.unregister(k)
+        hotkeys.register(pause, "Pause / resume", toggle_pause)
     labels = {
         "Move": " ".join(key_label((getattr(bindings, a) or ["?"])[0]) for a in MOVES),
         "Shoot (hold)": f"Left mouse / {controls.label('shoot')}",
         "Dash (brief invulnerability)": controls.label("dash"),
     }
-    for entry in app.hotkeys.entries:
+    for entry in hotkeys.entries:
         if entry.kind == "control" and entry.description in labels:
             entry.label = labels[entry.description]
-    app.hotkeys.version += 1
-    app.arena.set_pause_label(controls.label("pause"))
+    hotkeys.version += 1
+    arena.set_pause_label(controls.label("pause"))
+    return pause

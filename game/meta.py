@@ -24,7 +24,7 @@ from game.headless import RunSummary
 from game.sim.weapon_data import WeaponCatalogue, catalogue
 
 if TYPE_CHECKING:
-    from game.app import GameApp
+    from game.ports import ArenaHooks
     from game.sim.world import World
 
 log = logger.bind(feature="game", trace_id=None)
@@ -111,15 +111,16 @@ class MetaStore:
         ]
 
 
-def attach_meta(app: GameApp) -> MetaStore | None:
-    """The window game: the player's runs earn achievements; every run offers the weapons unlocked so far."""
+def attach_meta(app: ArenaHooks, toast: Callable[[str, float], None]) -> MetaStore | None:
+    """The window game: the player's runs earn achievements; every run offers the weapons unlocked so far
+    (``toast``: a notice to the player)."""
     try:
         meta = MetaStore()
     except (PersistenceError, OSError) as exc:
         log.error("progress unavailable: {}", exc)
         return None
     for warning in meta.warnings:
-        app.show_toast(warning, 6.0)
+        toast(warning, 6.0)
 
     agent = app.options.frozen  # an MCP agent's run is the same game headless: no unlocks in or out
 
@@ -131,8 +132,8 @@ def attach_meta(app: GameApp) -> MetaStore | None:
         if summary.bot is not None or agent:
             return
         for line in meta.record(summary):
-            app.show_toast(f"ACHIEVEMENT  {line}", 5.0)
+            toast(f"ACHIEVEMENT  {line}", 5.0)
 
-    app.arena.run_start_hooks.append(on_start)
-    app.record_hooks.append(on_record)
+    app.on_run_start(on_start)
+    app.on_run_recorded(on_record)
     return meta

@@ -15,7 +15,7 @@ from game.controls import ACTIONS, LABELS, Controls
 from game.director.tuning import preset_names
 
 if TYPE_CHECKING:
-    from game.app import GameApp
+    from game.ports import OptionsTarget
 
 VOLUME_STEP = 0.1
 VOLUME_LABELS = {
@@ -40,7 +40,7 @@ class Row:
 
 
 class OptionsMenu:
-    def __init__(self, app: GameApp) -> None:
+    def __init__(self, app: OptionsTarget) -> None:
         self.app = app
         self.selected = 0
         self.waiting_for: str | None = None  # the action waiting for a key
@@ -103,7 +103,7 @@ class OptionsMenu:
         return lambda: self._controls().label(action)
 
     def _controls(self) -> Controls:
-        return self.app.arena.input.controls
+        return self.app.input.controls
 
     # ------------------------------------------------------------------ input
     def move(self, d: int) -> None:

@@ -8,7 +8,7 @@ values into the live game: sound volumes, controls, gamepad, fullscreen.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from loguru import logger
 
@@ -17,9 +17,41 @@ from coreai.settings import GameSettings, KeyBindings, load_settings
 from coreai.settings_writer import update_settings
 
 if TYPE_CHECKING:
-    from game.app import GameApp
+    import arcade
+
+    from game.audio import Audio
+    from game.render.quality import FrameGovernor
+    from game.views.input import HumanInput
 
 log = logger.bind(feature="game", trace_id="prefs")
+
+
+class OptionsTarget(Protocol):
+    """What the player's options apply to, live (``GamePrefs.apply_to``, the options screen); one
+    of the shell's ports (``game.ports``)."""
+
+    @property
+    def prefs(self) -> GamePrefs: ...
+
+    @property
+    def audio(self) -> Audio: ...
+
+    @property
+    def governor(self) -> FrameGovernor: ...
+
+    @property
+    def window(self) -> arcade.Window: ...
+
+    @property
+    def input(self) -> HumanInput: ...
+
+    def apply_controls(self, bindings: KeyBindings) -> None:
+        """Use these key bindings now: the arena's input, the pause hotkey, the F1 help's labels."""
+
+    def set_fullscreen(self, on: bool) -> None: ...
+
+    def prefs_changed(self, settings: GameSettings) -> None:
+        """Tell the plug-ins (``ArenaHooks.on_prefs_changed``)."""
 
 
 class GamePrefs:
@@ -56,20 +88,16 @@ class GamePrefs:
             log.warning("options not saved: {}", exc)
             return f"options not saved: {exc}"
 
-    def apply_to(self, app: GameApp, *, fullscreen: bool = True) -> None:
+    def apply_to(self, app: OptionsTarget, *, fullscreen: bool = True) -> None:
         """Push every option into the running game (``fullscreen=False``: leave the window as it is)."""
         s = self.settings
         app.audio.set_volumes(master=s.master_volume, music=s.music_volume, sfx=s.sfx_volume)
         app.apply_controls(s.keys)
         if app.governor.setting != s.graphics_quality:
             app.governor.set(s.graphics_quality)
-        app.arena.input.deadzone = s.gamepad_deadzone
-        if app.arena.input.gamepad is not None:
-            app.arena.input.gamepad.enabled = s.gamepad
+        app.input.deadzone = s.gamepad_deadzone
+        if app.input.gamepad is not None:
+            app.input.gamepad.enabled = s.gamepad
         if fullscreen and bool(app.window.fullscreen) != s.fullscreen:
             app.set_fullscreen(s.fullscreen)
-        for hook in list(app.prefs_hooks):
-            try:
-                hook(s)
-            except Exception as exc:  # a broken listener must not break the options screen
-                log.opt(exception=exc).error("options hook failed: {}", exc)
+        app.prefs_changed(s)

@@ -1,4 +1,4 @@
-"""Render the F10 director panel during real play to a PNG (the README's ``docs/director_panel.png``).
+"""Render the F10 director panel during real play to a PNG (``docs/director_panel.png`` by default).
 
 The strong bot plays a real run in a real arcade window (headless through Mesa EGL unless ``--show``) with an
 ``AiSession`` attached (the ``rules`` director; every agent role on the offline stub, so no model is needed),

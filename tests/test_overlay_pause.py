@@ -101,7 +101,7 @@ def test_the_hud_says_what_holds_the_game(make_app: Callable[..., GameApp]) -> N
     frames(app, 1)
     render(app)
     assert app.arena.held_by == "help"
-    assert app.arena._held_label.value == "PAUSED  -  help open"
+    assert app.arena.banner.held.value == "PAUSED  -  help open"
 
 
 def test_the_setting_off_lets_the_game_run_under_a_panel(make_app: Callable[..., GameApp]) -> None:

@@ -12,11 +12,11 @@ from game.agents.creator import CreatorRunner
 from game.agents.programmer import GroundedProgrammerRunner
 
 if TYPE_CHECKING:
-    from game.ai.session import AiSession
+    from game.ai.port import SessionParts
 
 
 def install_agents(
-    session: AiSession, *, on_lua_event: Callable[[LuaExecutionEvent], None]
+    session: SessionParts, *, on_lua_event: Callable[[LuaExecutionEvent], None]
 ) -> tuple[QueuedOrchestrator, QueuedOrchestrator]:
     """``(programmer, creator)`` queues, one task at a time each (a new message replaces an unstarted one)."""
     runtime = session.runtime

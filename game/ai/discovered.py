@@ -17,12 +17,12 @@ from game.ai.backends import add_backend
 from game.ai.director_agent import AgentPlanSource
 
 if TYPE_CHECKING:
-    from game.ai.session import AiSession
+    from game.ai.port import SessionParts
 
 _log = logger.bind(feature="llm", trace_id="discovery")
 
 
-def offer_servers(session: AiSession, found: list[FoundServer]) -> list[str]:
+def offer_servers(session: SessionParts, found: list[FoundServer]) -> list[str]:
     """Register every model of ``found`` not registered yet; returns the new backend names."""
     added: list[str] = []
     base = session.settings.llm.openai

@@ -2,9 +2,13 @@
 
 It builds, from the settings file: the LLM backends and per-role routing, the ``CoreAiRuntime`` (task queue,
 orchestrator, main-loop command queue), the Lua mod manager (with the game as its ``ModHost``), the Programmer
-loop, the director with one plan source per chat backend, and (with ``--mcp``) the MCP server. The game calls
-four things, all on its main thread: ``world_factory(seed)``, ``on_run_start(world)``, ``on_tick(world,
-events)`` after every simulation tick and ``on_frame(world, dt)`` once per frame.
+loop, the director with one plan source per chat backend, and (with ``--mcp``) the MCP server.
+
+Two faces (``game.ai.port``): the game calls its ``AiPort`` on the main thread (``world_factory(seed)``,
+``on_run_start(world)``, ``on_tick(world, events)`` after every simulation tick, ``on_frame(world, dt)`` once
+per frame, ``set_paused``, ``run_over``, ``close``); the parts wired into it (the agents, the warm-up,
+server discovery, MCP play) read it as ``SessionParts`` and never import this module. The F6 and ``/backend``
+switches live in ``game.ai.director_switch``.
 """
 
 from __future__ import annotations
@@ -16,32 +20,40 @@ from typing import Any
 from loguru import logger
 
 from coreai.errors import CommandRejected, CoreAIError, SettingsError
+from coreai.llm.discovery import servers_from_env
 from coreai.llm.registry import BACKENDS
 from coreai.logging import configure_logging
 from coreai.lua import LuaExecutionEvent, LuaExecutionFailed, LuaExecutionSucceeded, ModManager
 from coreai.mcp import McpServerThread
+from coreai.mcp.images import ShotStore
 from coreai.paths import logs_dir
 from coreai.requests import AgentResult, AiTaskRequest
 from coreai.runtime import CoreAiRuntime
 from coreai.settings import Settings, load_settings
 from coreai.taskqueue import TaskHandle
 from coreai.tools.base import Tool
+from game.agents.wiring import install_agents
+from game.ai import director_switch
 from game.ai.backends import BackendSetup, add_backend, build_backends
 from game.ai.director_agent import AgentPlanSource, PlanCapture, install_director_tools
 from game.ai.lua_bridge import MainThreadLuaRunner
-from game.ai.mcp_services import exposed, no_window, session_tools, set_director_plan
+from game.ai.mcp_services import exposed, no_window, session_tools, set_director_plan, start_mcp_server
 from game.ai.mod_events import dispatch_events
 from game.ai.mod_upgrades import ModUpgrades
 from game.ai.modhost import GameModHost
+from game.ai.warmup import start_background
 from game.analysis.ledger import RunLedger
 from game.bindings import GameWorldExecutor, WorldHandle
-from game.directed.run import attach_trajectory
-from game.directed.trajectory_file import TrajectoryWriter
 from game.director.director import Director
 from game.director.memory import DirectorMemory
 from game.director.rules import RulesSource
 from game.director.source import PlanSource
+from game.headless_runs.run import attach_trajectory
+from game.headless_runs.trajectory_file import TrajectoryWriter
 from game.options import LaunchOptions
+from game.play.runs import NotifyingTrajectory
+from game.play.wiring import install_play
+from game.shop import install_shop
 from game.sim import events as ev
 from game.sim.config import DT
 from game.sim.prefabs import PrefabRegistry
@@ -110,7 +122,6 @@ class AiSession:
         )
         self.mods = ModManager(host, settings=self.settings.lua)
         self.lua = MainThreadLuaRunner(self.runtime.mainloop, self.mods)
-        from game.agents.wiring import install_agents
 
         # the grounded Programmer (F9) and Creator (chat panel): game.agents
         self.programmer, self.creator = install_agents(self, on_lua_event=self._on_lua_event)
@@ -146,16 +157,12 @@ class AiSession:
         self.screenshot: Callable[[int], bytes] | None = None  # set by the window
         shot = lambda res: (self.screenshot or no_window)(res)  # noqa: E731
         resolution = self.settings.mcp.max_resolution
-        from coreai.mcp.images import ShotStore
 
         self.shots = ShotStore()  # screenshots an MCP client asked for as links (arena://screenshots/N)
         for reg in session_tools(self.mods, self.director, self.handle, shot, resolution, self.shots):
             self.add_tool(reg.tool, roles=reg.roles, mcp=reg.mcp)
-        from game.shop import install_shop
 
         self.shop = install_shop(self.runtime, self.handle)  # the Merchant: stock, coins, its tools
-        from coreai.llm.discovery import servers_from_env
-        from game.ai.warmup import start_background
 
         # off the main thread: loopback model servers (offered in F6 / /backend), then the local warm-up;
         # director_warm is set once the director's prefix is evaluated (or there is none to warm)
@@ -163,7 +170,6 @@ class AiSession:
         self.startup = start_background(self, servers_from_env())
         self.ledger = RunLedger()  # what the game-over Analyzer reads
         self.trajectory: TrajectoryWriter | None = None
-        from game.play.wiring import install_play
 
         self.play = install_play(self)  # an MCP agent's game time and input (sim_control, player_input)
         self.mcp: McpServerThread | None = None
@@ -229,7 +235,6 @@ class AiSession:
             seconds=self.options.seconds or 0.0,
             respawn=world.respawn,
         )
-        from game.play.runs import NotifyingTrajectory
 
         self.director.trajectory = NotifyingTrajectory(self.trajectory, self.play.runs.run_changed)
         self.play.runs.start_run(self.trajectory)
@@ -277,34 +282,8 @@ class AiSession:
 
     # ------------------------------------------------------------------ player-facing actions
     def cycle_director(self) -> str:
-        """F6: the next mode. An LLM mode is health-probed first, off the main thread; the switch happens
-        when the probe answers, and a failed probe skips that backend with a notice."""
-        modes = self.director.modes()
-        target = modes[(modes.index(self.director.mode) + 1) % len(modes)]
-        if BACKENDS.needs_probe(target):
-            self.notify("info", f"director: checking {target}...")
-            threading.Thread(target=self._probe_then_switch, args=(target,), daemon=True).start()
-            return self.director.mode
-        self._set_director_mode(target)
-        return target
-
-    def _set_director_mode(self, mode: str) -> None:
-        """Main thread only."""
-        self.director.set_mode(mode, self.handle.world)
-        self.notify("info", f"director: {mode}")
-
-    def _probe_then_switch(self, target: str) -> None:
-        from coreai.commands import CallOnMain
-
-        report = BACKENDS.probe(target, self.settings.llm)
-        mode = target
-        if not report.ok:
-            modes = self.director.modes()
-            mode = modes[(modes.index(target) + 1) % len(modes)]
-            self.notify("warn", f"director: {target} failed its health probe ({report.detail}); skipped")
-        self.runtime.mainloop.post(
-            CallOnMain(fn=lambda: self._set_director_mode(mode), label="director-mode")
-        )
+        """F6: the next director mode (an LLM mode is health-probed first; ``game.ai.director_switch``)."""
+        return director_switch.cycle_director(self)
 
     def ask(self, role: str, text: str, on_done: Callable[[str], None] | None = None) -> TaskHandle:
         handle = self.runtime.submit(AiTaskRequest(role=role, hint=text, cancellation_scope=f"ask:{role}"))
@@ -343,16 +322,7 @@ class AiSession:
 
     def switch_backend(self, role: str, name: str) -> str:
         """Console ``/backend <role> <name>``: probe first, switch only if it answers."""
-        if name not in self.backends.registry:
-            return f"backend '{name}' is not available ({self.backends.reasons.get(name, 'not configured')})"
-        if BACKENDS.needs_probe(name):
-            report = BACKENDS.probe(name, self.settings.llm)
-            if not report.ok:
-                return f"{name} failed its health probe: {report.detail}; {role} stays on " + (
-                    self.runtime.router.backend_for(role)
-                )
-        self.runtime.router.set_backend(role, name)
-        return f"{role} now uses {name}"
+        return director_switch.switch_backend(self, role, name)
 
     # ------------------------------------------------------------------ mod events for the director
     def register_mod_event(self, name: str, description: str, cooldown_s: float, source: str) -> None:
@@ -387,7 +357,6 @@ class AiSession:
 
     # ------------------------------------------------------------------ MCP
     def start_mcp(self) -> None:
-        from game.ai.mcp_services import start_mcp_server
 
         tools, profiles = exposed(self.runtime.orchestrator)
         port = self.options.mcp_port

@@ -40,7 +40,7 @@ from game.director.source import DirectorSituation, PlanRequest
 from game.director.telemetry import GameSessionSnapshot
 
 if TYPE_CHECKING:
-    from game.ai.session import AiSession
+    from game.ai.port import SessionParts
 
 _log = logger.bind(feature="llm", trace_id="warmup")
 CHAT_ROLES = ("Chat", "Merchant")
@@ -48,13 +48,15 @@ MODS_WAIT_S = 300.0  # the first run loads the mods: a player may sit in the men
 DIRECTOR_WAIT_S = 120.0  # a headless LLM-director run waits at most this long for the director's prefix
 
 
-def start_background(session: AiSession, servers: Sequence[KnownServer] = KNOWN_SERVERS) -> threading.Thread:
+def start_background(
+    session: SessionParts, servers: Sequence[KnownServer] = KNOWN_SERVERS
+) -> threading.Thread:
     thread = threading.Thread(target=_run, args=(session, tuple(servers)), name="ai-startup", daemon=True)
     thread.start()
     return thread
 
 
-def _run(session: AiSession, servers: tuple[KnownServer, ...]) -> None:
+def _run(session: SessionParts, servers: tuple[KnownServer, ...]) -> None:
     if servers:
         try:
             found = discover(servers)
@@ -73,7 +75,7 @@ def _run(session: AiSession, servers: tuple[KnownServer, ...]) -> None:
         session.director_warm.set()  # warmed, failed or nothing to warm: nobody waits any longer
 
 
-def wait_director_warm(session: AiSession, backend: str, timeout_s: float = DIRECTOR_WAIT_S) -> bool:
+def wait_director_warm(session: SessionParts, backend: str, timeout_s: float = DIRECTOR_WAIT_S) -> bool:
     """Block until the director's prefix on ``backend`` is warm (True) or ``timeout_s`` passes (False); True
     at once for a backend the warm-up does not prefill (a server). A headless run with an LLM director calls
     it before its clock starts: a first-ever session evaluates the ~1,400-token prefix cold (about 20 s on
@@ -101,7 +103,7 @@ def neutral_request(prefabs: Sequence[str], events: Sequence[str]) -> PlanReques
     return PlanRequest(seq=1, trace_id="warmup-director", tick=0, situation=situation)
 
 
-def warm_up(session: AiSession, *, backend: str = "local") -> dict[str, float]:
+def warm_up(session: SessionParts, *, backend: str = "local") -> dict[str, float]:
     """Prefill ``backend``'s prefixes (the director's once the startup mods are in, and the chat roles routed
     to it, first if the mods are not); seconds each."""
     client = session.backends.registry.get(backend)

@@ -11,12 +11,12 @@ from loguru import logger
 from game.ai.session import AiSession
 
 if TYPE_CHECKING:
-    from game.app import GameApp
+    from game.ports import Chrome, PluginHost
 
 log = logger.bind(feature="game", trace_id="wiring")
 
 
-def frame_png(app: GameApp, max_resolution: int) -> bytes:
+def frame_png(app: Chrome, max_resolution: int) -> bytes:
     """The current frame as PNG, longest side at most ``max_resolution``. Main thread only."""
     import arcade
 
@@ -38,20 +38,19 @@ def frame_png(app: GameApp, max_resolution: int) -> bytes:
     return buf.getvalue()
 
 
-def attach(app: GameApp, session: AiSession) -> None:
-    arena = app.arena
-    app.world_factory = session.world_factory
-    arena.run_start_hooks.append(session.on_run_start)
-    arena.tick_hooks.append(session.on_tick)
-    arena.frame_hooks.append(session.on_frame)
-    arena.pause_hooks.append(session.set_paused)
-    app.record_hooks.append(session.run_over)
+def attach(app: PluginHost, session: AiSession) -> None:
+    app.set_world_factory(session.world_factory)
+    app.on_run_start(session.on_run_start)
+    app.on_tick(session.on_tick)
+    app.on_frame(session.on_frame)
+    app.on_pause(session.set_paused)
+    app.on_run_recorded(session.run_over)
     session.screenshot = lambda res: frame_png(app, res)
     from game.play.wiring import use_window
 
     use_window(session, app)  # an MCP agent works the window's screens and holds keys in its input
     session.difficulty = app.prefs.settings.difficulty  # the player's preset drives the rules director
-    app.prefs_hooks.append(lambda prefs: setattr(session, "difficulty", prefs.difficulty))
+    app.on_prefs_changed(lambda prefs: setattr(session, "difficulty", prefs.difficulty))
     try:
         from game.render.ai_panels import install
     except ImportError as exc:  # the panels are optional: the AI runs without them

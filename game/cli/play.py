@@ -23,7 +23,7 @@ def run_headless_cli(options: LaunchOptions, seed: int) -> RunSummary:
     bot = options.bot or "average"
     llm_director = options.director not in DETERMINISTIC
     if not llm_director and not options.mcp:
-        from game.directed.run import run_directed
+        from game.headless_runs.run import run_directed
 
         summary, _ = run_directed(
             seed, seconds, bot, options.director, respawn=options.respawn, trajectory=True
@@ -95,7 +95,7 @@ def _quiet_logging() -> None:
 def run(options: LaunchOptions) -> int:
     if options.replay is not None:
         from coreai.errors import CoreAIError
-        from game.directed.replay import replay
+        from game.headless_runs.replay import replay
 
         try:
             summary = replay(options.replay)

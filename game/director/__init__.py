@@ -25,5 +25,5 @@ spawner, routed to the active mode's), ``tuning.py`` (every tuning value, from
 ``assets/director/tuning.toml``, with the difficulty presets as overlays), ``spawn_log.py`` (every spawn's
 cause, for F10 and the trajectory), ``trajectory.py`` (the records a run leaves, and their sink),
 ``panel.py`` and ``saturation.py`` (what F10 shows). Headless directed runs, their metrics, the trajectory
-file and replay are in ``game/directed/``; the evaluation is in ``game/eval/``.
+file and replay are in ``game/headless_runs/``; the evaluation is in ``game/eval/``.
 """

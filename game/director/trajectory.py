@@ -1,7 +1,7 @@
 """What the director records of a run (``trajectory``): one ``DecisionRecord`` per plan that came back
 (accepted, guarded, rejected or failed) and a ``ModeRecord`` per mode switch, into a ``TrajectorySink``: the
-JSONL file (``game/directed/trajectory_file.py``, which also reads it back) or memory (``MemoryTrajectory``,
-for replay checks).
+JSONL file (``game/headless_runs/trajectory_file.py``, which also reads it back) or memory
+(``MemoryTrajectory``, for replay checks).
 """
 
 from __future__ import annotations

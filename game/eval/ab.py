@@ -24,12 +24,12 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from game.bot import LADDER
-from game.directed.metrics import BORED_HP, BORED_INTENSITY, FLOW_BAND, PEAK_WINDOW_S, DirectedMetrics
-from game.directed.run import run_directed
 from game.director.director import STATIC, Director
 from game.director.source import PlanSource
 from game.eval.experience import DANGER_HP, EMPTY_AFTER_S, REACH_PX, Experience, ExperienceMeter
 from game.eval.progress import ProgressBar
+from game.headless_runs.metrics import BORED_HP, BORED_INTENSITY, FLOW_BAND, PEAK_WINDOW_S, DirectedMetrics
+from game.headless_runs.run import run_directed
 from game.sim.config import TICK_HZ
 from game.sim.world import World
 from game.zoo import GROUPS

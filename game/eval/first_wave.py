@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from game.directed.run import run_directed
 from game.director.director import STATIC
+from game.headless_runs.run import run_directed
 from game.sim.config import WAVE_BASE_SECONDS
 
 TARGET = 0.9  # share of seeds

@@ -26,10 +26,10 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from game.bot import LADDER
-from game.directed.run import run_directed
 from game.director.director import STATIC, Director
 from game.director.source import PlanSource
 from game.eval.progress import ProgressBar
+from game.headless_runs.run import run_directed
 from game.sim.config import TICK_HZ
 from game.sim.view import in_view
 from game.sim.world import World

@@ -12,7 +12,7 @@ import concurrent.futures
 from collections.abc import Sequence
 from typing import Any
 
-from coreai.errors import PlayRefused
+from game.errors import PlayRefused
 from game.play.controller import PlayController
 from game.play.keys import HELD_ACTIONS
 from game.sim.world import World

@@ -18,8 +18,8 @@ from typing import Any, Protocol
 
 from loguru import logger
 
-from coreai.errors import PlayRefused
 from game.bindings import WorldHandle
+from game.errors import PlayRefused
 from game.play.clock import SimClock, StepRequest
 from game.play.digest import digest
 from game.play.inputs import InputFeed, InputLog

@@ -20,8 +20,9 @@ import concurrent.futures
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from coreai.errors import CoreAIError, PlayRefused
-from game.directed.trajectory_file import read_trajectory
+from coreai.errors import CoreAIError
+from game.errors import PlayRefused
+from game.headless_runs.trajectory_file import read_trajectory
 from game.play.controller import PlayController
 from game.play.inputs import InputFeed, read_rows
 from game.play.runs import events_path, inputs_path, trajectories_dir

@@ -10,15 +10,24 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import asdict
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
-from coreai.errors import CoreAIError, PlayRefused, PurchaseRefused
+from coreai.errors import CoreAIError
+from game.errors import PlayRefused, PurchaseRefused
 from game.play.keys import ToWorld
 from game.shop.service import ShopService
 from game.sim.world import World
 
 if TYPE_CHECKING:
-    from game.app import GameApp
+    import arcade
+
+    from game.ports import ArenaHooks, Navigator
+
+    class WindowGame(Navigator, ArenaHooks, Protocol):
+        """The window game as MCP play works it: its screens, the arena's camera, the window."""
+
+        @property
+        def window(self) -> arcade.Window: ...
 
 
 def _item_id(service: ShopService, item: str) -> str:
@@ -93,7 +102,7 @@ class HeadlessFront(_Shop):
 
 class WindowFront(_Shop):
     def __init__(
-        self, app: GameApp, shop: ShopService | None, before_new_run: Callable[[], None] | None = None
+        self, app: WindowGame, shop: ShopService | None, before_new_run: Callable[[], None] | None = None
     ) -> None:
         self.app = app
         self.service = shop
@@ -106,9 +115,7 @@ class WindowFront(_Shop):
 
     def pick(self, world: World, index: int) -> str:
         key = world.choices[index]
-        if self.app.window.current_view is not self.app.upgrade:
-            self.app.show_upgrade()  # the pick opened this very frame: the screen a human would see
-        if not self.app.upgrade.pick(index):
+        if not self.app.pick_upgrade(index):  # on the upgrade screen, shown first if it is not up yet
             raise PlayRefused("player_input", "the upgrade screen refused the pick")
         return key
 
@@ -123,7 +130,7 @@ class WindowFront(_Shop):
             self.app.resume_arena()
 
     def to_world(self) -> ToWorld | None:
-        return self.app.arena.rig.to_world
+        return self.app.to_world()
 
     def bot(self) -> str | None:
         return self.app.options.bot

@@ -29,8 +29,8 @@ from coreai.mcp.logtail import LogTail
 from coreai.mcp.resources import ResourceSpec, UpdateHub
 from coreai.mcp.skills import SkillLibrary
 from coreai.paths import saves_path
-from game.directed.trajectory_file import TrajectoryWriter, read_trajectory
 from game.director.trajectory import DecisionRecord
+from game.headless_runs.trajectory_file import TrajectoryWriter, read_trajectory
 from game.play.controller import PlayController
 
 log = logger.bind(feature="play", trace_id="-")

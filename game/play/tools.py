@@ -13,8 +13,8 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from coreai.commands import CallOnMain
-from coreai.errors import PlayRefused
 from coreai.tools.base import Tool, ToolContext
+from game.errors import PlayRefused
 from game.play.agent_input import AgentInput
 from game.play.controller import (
     DEFAULT_UNTIL_TICKS,

@@ -7,36 +7,27 @@ headless at first; ``use_window(session, app)`` switches it to the window's scre
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from coreai.errors import PlayRefused
-from coreai.mcp.resources import PromptSpec, UpdateHub
+from coreai.mcp.resources import UpdateHub
+from game.errors import PlayRefused
 from game.play.agent_input import AgentInput
 from game.play.controller import Condition, PlayController
 from game.play.forks import begin_fork
 from game.play.fronts import HeadlessFront, WindowFront
 from game.play.keys import AgentKeys
-from game.play.prompts import PROMPTS
+from game.play.parts import Play
 from game.play.runs import RunResources
 from game.play.tools import player_input_tool, sim_control_tool
 
 if TYPE_CHECKING:
-    from game.ai.session import AiSession
-    from game.app import GameApp
+    from game.ai.port import SessionParts
+    from game.play.fronts import WindowGame
 
 CONDITION_SANDBOX = "step_until"
 
 
-@dataclass
-class Play:
-    controller: PlayController
-    hub: UpdateHub
-    runs: RunResources
-    prompts: tuple[PromptSpec, ...] = PROMPTS
-
-
-def lua_condition(session: AiSession) -> Any:
+def lua_condition(session: SessionParts) -> Any:
     """``until_lua`` as a check: the expression runs in its own scratch sandbox every tick."""
 
     def compile_condition(expr: str) -> Condition:
@@ -58,7 +49,7 @@ def lua_condition(session: AiSession) -> Any:
     return compile_condition
 
 
-def install_play(session: AiSession) -> Play:
+def install_play(session: SessionParts) -> Play:
     options = session.options
     controller = PlayController(
         session.handle,
@@ -117,7 +108,7 @@ def install_play(session: AiSession) -> Play:
     return Play(controller, hub, runs)
 
 
-def end_run(session: AiSession) -> None:
+def end_run(session: SessionParts) -> None:
     """The run in progress ends because another starts (a fork or replay): its summary row is written, so
     it keeps its length (a later replay of it goes to its very last tick)."""
     from game.headless import summarize
@@ -127,16 +118,16 @@ def end_run(session: AiSession) -> None:
         session.run_over(summarize(old, 1.0, session.options.bot))
 
 
-def headless_new_run(session: AiSession, seed: int) -> None:
+def headless_new_run(session: SessionParts, seed: int) -> None:
     """Headless: end the current run (its summary is recorded) and start another with ``seed``."""
     end_run(session)
     world = session.world_factory(seed, respawn=session.options.respawn)
     session.on_run_start(world)
 
 
-def use_window(session: AiSession, app: GameApp) -> None:
+def use_window(session: SessionParts, app: WindowGame) -> None:
     """The window exists: the agent now works its screens and holds keys in the arena's own input."""
     play = session.play
     play.controller.front = WindowFront(app, session.shop, before_new_run=lambda: end_run(session))
-    play.controller.keys = AgentKeys(app.arena.input)
-    app.arena.play = play.controller
+    play.controller.keys = AgentKeys(app.input)
+    app.set_agent_play(play.controller)

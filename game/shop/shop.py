@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from coreai.errors import PurchaseRefused
+from game.errors import PurchaseRefused
 from game.shop.inventory import Inventory, ShopItem
 from game.sim.coins import Purse
 from game.sim.upgrades import get_upgrade

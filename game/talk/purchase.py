@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from coreai.errors import PurchaseRefused
+from game.errors import PurchaseRefused
 from game.talk.claims import Claim
 from game.talk.facts import FactBase
 from game.talk.grounding import Grounding

@@ -13,7 +13,8 @@ Extension points (all called on the main thread):
   the simulation, effects and camera stop, frame hooks keep running, the HUD says "PAUSED - console open".
 - ``run_start_hooks``: ``Callable[[World], None]`` run when a new World starts (first run and every restart).
 - ``activity_source``: ``Callable[[], str]`` for the HUD's agent-activity line.
-- panels and toasts live on the app (``app.add_panel``, ``app.show_toast``).
+- panels and toasts live on the app (``Chrome.add_panel``, ``Chrome.show_toast``); plug-ins register these
+  hooks through ``game.ports.ArenaHooks`` (``on_frame``, ``on_tick``, ...), never on the view itself.
 """
 
 from __future__ import annotations
@@ -24,15 +25,15 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import arcade
-from arcade.types import Color
 from loguru import logger
 
 from game.hook_guard import HookGuard
+from game.ports import FrameHook, RunStartHook, TickHook
 from game.render import palette
 from game.render.camera import CameraRig
 from game.render.hud import Hud
+from game.render.pause_banner import PauseBanner
 from game.render.scene import Scene
-from game.render.widgets import ShadowLabel
 from game.sim import events as ev
 from game.sim.config import ARENA_H, ARENA_W, BOSS_EVERY, DT
 from game.sim.world import World
@@ -41,14 +42,10 @@ from game.views.input import HumanInput
 from game.zoo import Policy
 
 if TYPE_CHECKING:
-    from game.app import GameApp
     from game.play.controller import PlayController
+    from game.ports import ArenaHost
 
 log = logger.bind(feature="game", trace_id=None)
-
-FrameHook = Callable[[World, float], None]
-RunStartHook = Callable[[World], None]
-TickHook = Callable[[World, "list[ev.Event]"], None]
 
 # Catch-up: a slow frame steps several ticks so game time keeps up with real time. The cap guards against a
 # spiral of death (slow frames -> more ticks -> slower frames): at most MAX_STEPS_PER_FRAME ticks (8 at
@@ -65,8 +62,9 @@ AGENT_STEP_SLICE_S = 0.2
 
 class ArenaView(AppView):
     clear_color = palette.FLOOR  # draws the arena (game.render.floor)
+    app: ArenaHost
 
-    def __init__(self, app: GameApp) -> None:
+    def __init__(self, app: ArenaHost) -> None:
         super().__init__(app)
         self.frame_hooks: list[FrameHook] = []
         self.tick_hooks: list[TickHook] = []
@@ -92,27 +90,7 @@ class ArenaView(AppView):
         self._death_timer: float | None = None
         self._hooks_guard = HookGuard(lambda text: self.app.show_toast(text, 4.0, palette.WARN))
         self.held_by = ""  # the modal panel holding the arena this frame ("" when none)
-        self._held_label = ShadowLabel(
-            "", 0, 0, font_size=13, anchor_x="center", bold=True, color=palette.ACCENT
-        )
-        self._pause_title = ShadowLabel(
-            "PAUSED",
-            0,
-            0,
-            offset=3,
-            font_size=44,
-            anchor_x="center",
-            font_name=palette.FONT_DISPLAY,
-            color=palette.ACCENT,
-        )
-        self._pause_hint = ShadowLabel(
-            "P / Esc  resume      O  options      F5  restart      F1  help",
-            0,
-            0,
-            font_size=13,
-            anchor_x="center",
-            color=palette.TEXT_DIM,
-        )
+        self.banner = PauseBanner()  # PAUSED, held by a panel, an MCP agent's frozen clock
 
     # ------------------------------------------------------------------ runs
     def start_run(self, world: World, bot: Policy | None) -> None:
@@ -256,6 +234,12 @@ class ArenaView(AppView):
         self._hooks_guard.call(hook, *args)  # a faulty hook is logged and toasted, never fatal
 
     # ------------------------------------------------------------------ frame
+    def animate(self, dt: float) -> None:
+        """Advance render time and the HUD under a screen drawn over the arena (the upgrade pick)."""
+        self.t += dt
+        if self.hud is not None and self.world is not None:
+            self.hud.update(dt, self.world)
+
     def update_held(self) -> bool:
         """Whether a modal panel holds the arena this frame (sets ``held_by``; clears held keys on entry)."""
         overlay = self.app.holding_overlay()
@@ -348,21 +332,10 @@ class ArenaView(AppView):
         self.draw_world()
         w, h = self.app.play_width(), self.window.height
         play, world = self.play, self.world
+        frozen = ""
         if play is not None and world is not None and play.clock.frozen and not self.held_by:
-            what = "stepping" if play.stepping() else "frozen"
-            self._held_label.set(f"MCP: {what} at tick {world.tick}")
-            self._held_label.move(w / 2, max(180.0, h * 0.28))
-            self._held_label.draw()
-        if self.held_by and not self.paused:
-            self._held_label.set(f"PAUSED  -  {self.held_by} open")
-            self._held_label.move(w / 2, max(180.0, h * 0.28))  # above the toasts, below the console
-            self._held_label.draw()
-        if self.paused:
-            arcade.draw_lbwh_rectangle_filled(0, 0, w, h, Color(0, 0, 0, 140))
-            self._pause_title.move(w / 2, h / 2 + 10)
-            self._pause_title.draw()
-            self._pause_hint.move(w / 2, h / 2 - 30)
-            self._pause_hint.draw()
+            frozen = f"MCP: {'stepping' if play.stepping() else 'frozen'} at tick {world.tick}"
+        self.banner.draw(w, h, frozen=frozen, held_by=self.held_by, paused=self.paused)
 
     # ------------------------------------------------------------------ input
     def handle_key(self, symbol: int, modifiers: int) -> bool:
@@ -393,7 +366,7 @@ class ArenaView(AppView):
 
     def set_pause_label(self, keys: str) -> None:
         """The pause screen's hint names the pause key(s) the player bound."""
-        self._pause_hint.set(f"{keys} / Esc  resume      O  options      F5  restart      F1  help")
+        self.banner.set_keys(keys)
 
     def on_deactivate(self) -> None:
         """The window lost focus: pause a run the player is playing (``[game] pause_on_focus_loss``)."""

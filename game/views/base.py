@@ -3,29 +3,13 @@ draws the shared chrome (panels, toasts) above the view; and takes a requested s
 
 from __future__ import annotations
 
-import time
 from typing import TYPE_CHECKING
 
 import arcade
 from arcade.types import Color
 
 if TYPE_CHECKING:
-    from game.app import GameApp
-
-
-class FpsMeter:
-    def __init__(self) -> None:
-        self.fps = 0.0
-        self._last: float | None = None
-
-    def tick(self) -> None:
-        now = time.perf_counter()
-        if self._last is not None:
-            dt = now - self._last
-            if dt > 0:
-                inst = 1.0 / dt
-                self.fps = inst if self.fps == 0.0 else self.fps * 0.9 + inst * 0.1
-        self._last = now
+    from game.ports import Chrome
 
 
 class AppView(arcade.View):
@@ -33,9 +17,9 @@ class AppView(arcade.View):
     # no full-arena quad, game.render.floor). None: the window's background colour
     clear_color: Color | None = None
 
-    def __init__(self, app: GameApp) -> None:
+    def __init__(self, app: Chrome) -> None:
         super().__init__(app.window)
-        self.app = app
+        self.app = app  # the game as this screen may use it: a port of game.ports (GameApp implements them)
 
     # ------------------------------------------------------------------ to override
     def draw_content(self) -> None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import textwrap
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 import arcade
 from arcade import key as K
@@ -22,28 +22,13 @@ from game.sim.weapon_data import catalogue
 from game.views.base import AppView
 
 if TYPE_CHECKING:
-    from game.app import GameApp
+    from game.ports import RunAnalysisView, ViewHost
 
 DEMO_RESTART_S = 6.0
 PANEL_W, PANEL_H = 420.0, 380.0
 ANALYSIS_H = 112.0
 ANALYSIS_ROWS = 4
 ANALYSIS_WRAP = 98  # characters per row: 12 pt text inside the box's 824 px (118 ran past its right edge)
-
-
-class RunAnalysisView(Protocol):
-    """What the screen needs of a run analysis (``game.analysis.analyst.RunAnalysis``)."""
-
-    @property
-    def busy(self) -> bool: ...
-
-    def pump(self) -> None: ...
-
-    def text(self) -> str: ...
-
-    def status(self) -> str: ...
-
-    def close(self) -> None: ...
 
 
 def summary_rows(s: RunSummary) -> list[tuple[str, str]]:
@@ -64,10 +49,11 @@ def summary_rows(s: RunSummary) -> list[tuple[str, str]]:
 
 class GameOverView(AppView):
     clear_color = palette.FLOOR  # draws the arena (game.render.floor)
+    app: ViewHost
 
     def __init__(
         self,
-        app: GameApp,
+        app: ViewHost,
         summary: RunSummary,
         *,
         rank: int | None,
@@ -161,7 +147,7 @@ class GameOverView(AppView):
         )
         self.countdown = Label("", font_size=12, anchor_x="center", color=palette.GOOD)
         self.demo = demo
-        self.analysis: RunAnalysisView | None = app.run_analysis(summary) if app.run_analysis else None
+        self.analysis: RunAnalysisView | None = app.analysis_for(summary)
         self.analysis_head = ShadowLabel(
             "RUN ANALYSIS", font_size=13, font_name=palette.FONT_DISPLAY, color=palette.XP
         )
@@ -179,7 +165,7 @@ class GameOverView(AppView):
                 self.app.new_run()
 
     def draw_content(self) -> None:
-        arena = self.app.arena
+        arena = self.app.backdrop
         if arena.world is not None:
             arena.draw_world(with_hud=False)
         w, h = self.app.play_width(), self.window.height  # left of a docked F10 panel

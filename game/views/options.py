@@ -16,14 +16,16 @@ from game.render.widgets import Label, ShadowLabel, draw_panel
 from game.views.base import AppView
 
 if TYPE_CHECKING:
-    from game.app import GameApp
+    from game.ports import OptionsHost
 
 ROW_H = 30.0
 PANEL_W = 720.0
 
 
 class OptionsView(AppView):
-    def __init__(self, app: GameApp, back: arcade.View | None) -> None:
+    app: OptionsHost
+
+    def __init__(self, app: OptionsHost, back: arcade.View | None) -> None:
         super().__init__(app)
         self.back = back
         self.menu = OptionsMenu(app)

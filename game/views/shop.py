@@ -18,7 +18,8 @@ from arcade import key as K
 from arcade.types import Color
 from loguru import logger
 
-from coreai.errors import CoreAIError, PurchaseRefused
+from coreai.errors import CoreAIError
+from game.errors import PurchaseRefused
 from game.render import palette
 from game.render.widgets import Label, ShadowLabel, draw_panel
 from game.shop.service import ShopService
@@ -26,7 +27,7 @@ from game.shop.shop import Shop
 from game.views.base import AppView
 
 if TYPE_CHECKING:
-    from game.app import GameApp
+    from game.ports import ViewHost
 
 log = logger.bind(feature="game", trace_id="shop")
 
@@ -42,8 +43,9 @@ COIN = Color(255, 214, 80)
 
 class ShopView(AppView):
     clear_color = palette.FLOOR  # draws the arena (game.render.floor)
+    app: ViewHost
 
-    def __init__(self, app: GameApp, service: ShopService, talk: Callable[[], None] | None = None) -> None:
+    def __init__(self, app: ViewHost, service: ShopService, talk: Callable[[], None] | None = None) -> None:
         super().__init__(app)
         self.service = service
         self.talk = talk
@@ -79,13 +81,13 @@ class ShopView(AppView):
 
     def _held(self) -> bool:
         """A modal panel (the chat) is open: the arena's hold mechanism, where the game has it."""
-        update = getattr(self.app.arena, "update_held", None)
+        update = getattr(self.app.backdrop, "update_held", None)
         return bool(update()) if callable(update) else False
 
     # ------------------------------------------------------------------ flow
     def offer(self) -> bool:
         """Open the shop if a live run is between waves; True when it is showing."""
-        world = self.app.arena.world
+        world = self.app.backdrop.world
         if world is None or not world.alive:
             return False
         self.shop.open = True
@@ -131,7 +133,7 @@ class ShopView(AppView):
         ]
 
     def update_content(self, dt: float) -> None:
-        arena = self.app.arena
+        arena = self.app.backdrop
         arena.run_frame_hooks(dt)  # the agents keep answering (the Merchant's tools run on this thread)
         if self._held():
             return  # the chat (or another modal panel) is open
@@ -145,7 +147,7 @@ class ShopView(AppView):
 
     def bot_pick(self) -> int | None:
         """A bot's purchase: a Medkit when below 70% HP, else the dearest item it can afford."""
-        world = self.app.arena.world
+        world = self.app.backdrop.world
         items = self.shop.inventory.items
         ok = [
             i
@@ -162,7 +164,7 @@ class ShopView(AppView):
         return max(upgrades, key=lambda i: items[i].price)
 
     def draw_content(self) -> None:
-        arena = self.app.arena
+        arena = self.app.backdrop
         arena.draw_world()
         w, h = self.app.play_width(), self.window.height  # left of a docked F10 panel
         arcade.draw_lbwh_rectangle_filled(0, 0, w, h, Color(4, 6, 14, 190))
@@ -198,7 +200,7 @@ class ShopView(AppView):
 
     # ------------------------------------------------------------------ input
     def handle_key(self, symbol: int, modifiers: int) -> bool:
-        if symbol in BUY_KEYS and self.app.arena.bot is None:
+        if symbol in BUY_KEYS and self.app.backdrop.bot is None:
             self.buy(BUY_KEYS[symbol])
             return True
         if symbol in (K.ENTER, K.RETURN, K.NUM_ENTER, K.ESCAPE):
@@ -210,7 +212,7 @@ class ShopView(AppView):
         return False
 
     def on_mouse_press(self, x: int, y: int, button: int, modifiers: int) -> None:
-        if self.app.arena.bot is not None or self._held():
+        if self.app.backdrop.bot is not None or self._held():
             return  # a click on an open chat panel is the panel's
         for i, (left, bottom, cw, ch) in enumerate(self.card_rects()):
             if left <= x <= left + cw and bottom <= y <= bottom + ch:

@@ -17,7 +17,7 @@ from game.sim.config import ARENA_H, ARENA_W
 from game.views.base import AppView
 
 if TYPE_CHECKING:
-    from game.app import GameApp
+    from game.ports import ViewHost
 
 DEMO_START_S = 1.5
 DRIFTERS = 24
@@ -25,8 +25,9 @@ DRIFTERS = 24
 
 class TitleView(AppView):
     clear_color = palette.FLOOR  # draws the arena floor (game.render.floor)
+    app: ViewHost
 
-    def __init__(self, app: GameApp, sprites: list[str], best_score: int = 0) -> None:
+    def __init__(self, app: ViewHost, sprites: list[str], best_score: int = 0) -> None:
         super().__init__(app)
         self.floor = Floor(ARENA_W, ARENA_H)
         self.camera = arcade.Camera2D()

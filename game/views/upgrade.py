@@ -21,7 +21,7 @@ from game.sim.upgrades import WEAPON_PREFIX, Offer, describe_offer
 from game.views.base import AppView
 
 if TYPE_CHECKING:
-    from game.app import GameApp
+    from game.ports import ViewHost
     from game.sim.world import World
 
 BOT_HIGHLIGHT_S = 0.7  # the bot "hovers" its choice after this long...
@@ -76,8 +76,9 @@ class Card:
 
 class UpgradeView(AppView):
     clear_color = palette.FLOOR  # draws the arena (game.render.floor)
+    app: ViewHost
 
-    def __init__(self, app: GameApp) -> None:
+    def __init__(self, app: ViewHost) -> None:
         super().__init__(app)
         self.cards: list[Card] = []
         self._choices: list[str] = []
@@ -98,7 +99,7 @@ class UpgradeView(AppView):
 
     @property
     def world(self) -> World | None:
-        return self.app.arena.world
+        return self.app.backdrop.world
 
     # ------------------------------------------------------------------ layout
     def _rebuild(self) -> None:
@@ -201,7 +202,7 @@ class UpgradeView(AppView):
         self.window.set_mouse_visible(True)
 
     def update_content(self, dt: float) -> None:
-        arena = self.app.arena
+        arena = self.app.backdrop
         world = self.world
         if world is None:
             return
@@ -216,9 +217,7 @@ class UpgradeView(AppView):
             return  # a modal panel (console, F7, help...) holds the pick, the bot's included
         if list(world.choices) != self._choices:
             self._rebuild()
-        arena.t += dt
-        if arena.hud is not None:
-            arena.hud.update(dt, world)
+        arena.animate(dt)
         if arena.bot is not None:
             self.bot_elapsed += dt
             if self.bot_elapsed >= BOT_HIGHLIGHT_S and self.bot_choice is None:
@@ -229,14 +228,14 @@ class UpgradeView(AppView):
                     self.pick(self.hover)
 
     def draw_content(self) -> None:
-        self.app.arena.draw_world()
+        self.app.backdrop.draw_world()
         w, h = self.app.play_width(), self.window.height
         arcade.draw_lbwh_rectangle_filled(0, 0, w, h, Color(4, 6, 14, 170))
         self.title.move(w / 2, h / 2 + CARD_H / 2 + 60)  # below the boss bar
         self.title.draw()
         self.subtitle.move(w / 2, h / 2 + CARD_H / 2 + 28)
         self.subtitle.draw()
-        t = self.app.arena.t
+        t = self.app.backdrop.t
         for i, (card, (left, bottom, cw, ch)) in enumerate(zip(self.cards, self.card_rects(), strict=True)):
             hot = i == self.hover
             lift = 8.0 + 2.0 * math.sin(t * 6.0) if hot else 0.0
@@ -265,17 +264,17 @@ class UpgradeView(AppView):
 
     # ------------------------------------------------------------------ input
     def handle_key(self, symbol: int, modifiers: int) -> bool:
-        if symbol in PICK_KEYS and self.app.arena.bot is None:
+        if symbol in PICK_KEYS and self.app.backdrop.bot is None:
             self.pick(PICK_KEYS[symbol])
             return True
         return False
 
     def on_mouse_motion(self, x: int, y: int, dx: int, dy: int) -> None:
-        if self.app.arena.bot is None:
+        if self.app.backdrop.bot is None:
             self.hover = self.card_at(x, y)
 
     def on_mouse_press(self, x: int, y: int, button: int, modifiers: int) -> None:
-        if self.app.arena.bot is not None:
+        if self.app.backdrop.bot is not None:
             return
         i = self.card_at(x, y)
         if i is not None:

@@ -19,8 +19,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from coreai.errors import UnknownPlayerModel as UnknownPlayer
 from game.bot import LADDER, Bot
+from game.errors import UnknownPlayerModel as UnknownPlayer
 from game.sim.player import PlayerInput
 from game.sim.world import World
 from game.zoo import models

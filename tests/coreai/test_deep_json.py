@@ -16,8 +16,8 @@ import pytest
 from coreai.errors import CorruptSaveError
 from coreai.memory import MemoryStore
 from coreai.persist import MAX_JSON_DEPTH, loads_json, read_json, too_deep
-from game.directed.trajectory_file import read_trajectory
 from game.director.memory import DirectorMemory
+from game.headless_runs.trajectory_file import read_trajectory
 
 DEEP = "[" * 100_000
 

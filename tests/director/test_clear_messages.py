@@ -11,9 +11,9 @@ import pytest
 
 from coreai.errors import CorruptSaveError, PersistenceError, SettingsError
 from coreai.settings import settings_from_dict
-from game.directed.replay import replay
-from game.directed.run import run_directed
-from game.directed.trajectory_file import read_trajectory
+from game.headless_runs.replay import replay
+from game.headless_runs.run import run_directed
+from game.headless_runs.trajectory_file import read_trajectory
 from game.options import LaunchOptions
 
 

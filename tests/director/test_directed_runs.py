@@ -5,11 +5,11 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from game.directed.metrics import DirectedMetrics
-from game.directed.run import run_directed
 from game.director.director import Director
 from game.director.plan import DirectorPlan
 from game.director.rules import DANGER_FIRST, ESCALATE
+from game.headless_runs.metrics import DirectedMetrics
+from game.headless_runs.run import run_directed
 from game.sim.world import World
 
 PUSHING_HOLDS = (DANGER_FIRST, ESCALATE)  # a hold that raises danger or a lever past pressure
@@ -59,7 +59,7 @@ def test_static_mode_makes_no_decisions_but_still_measures() -> None:
 
 def test_director_package_stays_headless() -> None:
     code = (
-        "import sys, game.director.director, game.directed.replay, game.eval.ab;"
+        "import sys, game.director.director, game.headless_runs.replay, game.eval.ab;"
         "print(sorted(m for m in sys.modules if m.split('.')[0] in ('arcade', 'pyglet')))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)

@@ -1,13 +1,18 @@
 """The A/B evaluation that cannot fool us: long runs, per-minute shares, novice bot, and the direction of the
-director's effect on a few short runs (never timings)."""
+director's effect on a few short runs (never timings).
+
+Each test plays seconds of CPU time on a quiet machine (about 15 s in all), and many times that on a 2-core
+machine that other work loads: the bound is generous; how fast runs go is ``make bench``'s (``bench_sim``)."""
 
 from __future__ import annotations
 
 import pytest
 
-from game.directed.run import run_directed
 from game.eval.__main__ import main as eval_main
 from game.eval.ab import run_ab, summarize, target_misses
+from game.headless_runs.run import run_directed
+
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(900)]
 
 
 def test_ab_cli_bounds_seconds_and_knows_the_novice(capsys: pytest.CaptureFixture[str]) -> None:

@@ -15,9 +15,9 @@ from typing import Any
 
 import pytest
 
-from game.directed.run import build
 from game.eval.__main__ import main as eval_main
 from game.headless import run_headless
+from game.headless_runs.run import build
 
 REPO = Path(__file__).resolve().parents[2]
 WAVE_1_S = 30.0

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from game.cli import dispatch
-from game.directed.run import run_directed
+from game.headless_runs.run import run_directed
 
 
 @pytest.fixture(scope="module")

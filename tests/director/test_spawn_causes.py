@@ -13,11 +13,11 @@ import pytest
 
 from coreai.errors import PersistenceError
 from game.bindings import GameWorldExecutor
-from game.directed.replay import replay
-from game.directed.run import build, run_directed
-from game.directed.trajectory_file import read_trajectory
 from game.director.spawn_log import WINDOW_S
 from game.headless import run_headless
+from game.headless_runs.replay import replay
+from game.headless_runs.run import build, run_directed
+from game.headless_runs.trajectory_file import read_trajectory
 from game.render.ai_panels.director_panel import status_rows
 from game.sim import events as ev
 from game.sim.world import World

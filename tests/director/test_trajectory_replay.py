@@ -10,12 +10,12 @@ from pathlib import Path
 import pytest
 
 from coreai.errors import CorruptSaveError, PersistenceError
-from game.directed.replay import comparable, replay
-from game.directed.run import run_directed
-from game.directed.trajectory_file import read_trajectory
 from game.director.director import Director
 from game.director.rules import decide
 from game.director.source import PlanReply, PlanRequest
+from game.headless_runs.replay import comparable, replay
+from game.headless_runs.run import run_directed
+from game.headless_runs.trajectory_file import read_trajectory
 from game.sim.world import World
 
 

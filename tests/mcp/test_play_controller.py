@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 from play_glue import headless_loop
 
-from coreai.errors import PlayRefused
 from coreai.tools.base import ToolContext
 from game.ai.session import AiSession
+from game.errors import PlayRefused
 from game.options import LaunchOptions
 from game.sim.config import PLAYER_BASE, TICK_HZ
 

@@ -8,9 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from coreai.errors import PersistenceError, PurchaseRefused
+from coreai.errors import PersistenceError
 from coreai.mainloop import MainLoopQueue
 from coreai.world import CoreAiBindings
+from game.errors import PurchaseRefused
 from game.shop.inventory import load_inventory
 from game.shop.service import BuyItem, GetInventory, ShopService
 from game.shop.shop import Shop

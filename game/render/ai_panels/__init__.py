@@ -2,10 +2,11 @@
 Programmer task, F6 director cycling, the HUD's agent-activity line, and toasts for the announcer and every
 other session notice (a notice of kind "dev" goes to the log and the console only: players see player words).
 
-``install(app, session)`` (called by ``game.ai.wiring.attach``) registers all of it on a ``GameApp`` and
-returns the ``AiPanels`` it built. Everything runs on the main thread; answers from agent worker threads are
-handed over through the main-loop queue's UI lane (``post_ui``), which the app drains every frame on every
-screen, paused or not; session notices come the same way (``session.on_notice``).
+``install(app, session)`` (called by ``game.ai.wiring.attach``) registers all of it on the game through its
+ports (``game.ports.PluginHost``) and returns the ``AiPanels`` it built. Everything runs on the main thread;
+answers from agent worker threads are handed over through the main-loop queue's UI lane (``post_ui``), which
+the app drains every frame on every screen, paused or not; session notices come the same way
+(``session.on_notice``).
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from game.render.ai_panels.programmer import ProgrammerLauncher
 
 if TYPE_CHECKING:
     from game.ai.session import AiSession
-    from game.app import GameApp
+    from game.ports import PluginHost
 
 __all__ = ["AiPanels", "install"]
 
@@ -43,7 +44,7 @@ NOTICE_SECONDS: dict[str, float] = {"info": 3.0, "warn": 5.0, "good": 4.0}
 class AiPanels:
     """What ``install`` built (the game keeps it alive through the hooks; tests and tools read it)."""
 
-    app: GameApp
+    app: PluginHost
     session: AiSession
     director: DirectorPanelOverlay
     mods: ModsPanel
@@ -81,13 +82,13 @@ class AiPanels:
     def activity_line(self) -> str:
         """The HUD's agent line: the runtime's activity plus the director mode (and a dot while it thinks)."""
         director = self.session.director
-        world = self.app.arena.world
+        world = self.app.world
         thinking = world is not None and director.panel(world).pending
         line = self.session.runtime.activity().line()
         return f"{line} | director: {director.mode}{' (thinking)' if thinking else ''}"
 
     def director_data(self) -> DirectorPanel | None:
-        world = self.app.arena.world
+        world = self.app.world
         return None if world is None else self.session.director.panel(world)
 
     def programmer_task(self) -> None:
@@ -97,10 +98,10 @@ class AiPanels:
             self.console.toggle()
 
     def open_console(self) -> None:
-        self.app.arena.input.clear()  # keys held when the console opens must not keep the ship moving
+        self.app.input.clear()  # keys held when the console opens must not keep the ship moving
 
 
-def install(app: GameApp, session: AiSession) -> AiPanels:
+def install(app: PluginHost, session: AiSession) -> AiPanels:
     """Register the AI panels, hotkeys, toasts and HUD line on ``app`` for ``session``."""
     programmer = ProgrammerLauncher(session, app.show_toast)
     model = ConsoleModel(session, programmer.start)
@@ -114,7 +115,7 @@ def install(app: GameApp, session: AiSession) -> AiPanels:
         programmer=programmer,
     )
     panels.console.on_open = panels.open_console
-    app.pause_on_overlay = session.settings.game.pause_on_overlay
+    app.set_pause_on_overlay(session.settings.game.pause_on_overlay)
     app.governor.set(session.settings.game.graphics_quality)
     app.add_panel(panels.director, hk.DIRECTOR_PANEL, "Director panel (live)")
     app.add_panel(panels.mods)
@@ -126,8 +127,8 @@ def install(app: GameApp, session: AiSession) -> AiPanels:
     reg.register(hk.PROGRAMMER_TASK, "Programmer task (opens the console, pauses)", panels.programmer_task)
     reg.register(hk.DIRECTOR_BACKEND, "Cycle director: static / rules / backends", panels.cycle_director)
     session.on_notice = panels.show_notice
-    app.chrome_hooks.append(panels.chrome_hook)  # every screen, paused or not
-    app.arena.activity_source = panels.activity_line
+    app.on_chrome(panels.chrome_hook)  # every screen, paused or not
+    app.set_activity_source(panels.activity_line)
     return panels
 
 

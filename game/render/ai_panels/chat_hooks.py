@@ -12,19 +12,14 @@ from game.render.ai_panels.chat_panel import ChatPanel
 
 if TYPE_CHECKING:
     from game.ai.session import AiSession
-    from game.app import GameApp
     from game.headless import RunSummary
-    from game.views.gameover import RunAnalysisView
+    from game.ports import PluginHost, RunAnalysisView
 
 GROUP = "AI & mods"
 
 
-def install_chat(app: GameApp, session: AiSession) -> ChatPanel:
-    panel = ChatPanel(
-        ChatModel(session),
-        on_open=app.arena.input.clear,
-        is_current=lambda: getattr(app.window.current_view, "app", None) is app,
-    )
+def install_chat(app: PluginHost, session: AiSession) -> ChatPanel:
+    panel = ChatPanel(ChatModel(session), on_open=app.input.clear, is_current=app.owns_current_view)
     app.add_panel(panel)
     reg = app.hotkeys
     reg.register(
@@ -38,19 +33,18 @@ def install_chat(app: GameApp, session: AiSession) -> ChatPanel:
 
         service = session.shop
         shop = ShopView(app, service, talk=lambda: panel.open("Merchant", swallow="t"))
-        app.after_upgrade = shop.offer
+        app.set_after_upgrade(shop.offer)
 
         def coins() -> int | None:
-            view = app.window.current_view
-            live = app.arena.world is not None and app.arena.world.alive
-            return service.shop.purse.balance if live and view in (app.arena, app.upgrade) else None
+            live = app.world is not None and app.world.alive
+            return service.shop.purse.balance if live and app.showing() in ("arena", "upgrade") else None
 
-        app.overlays.items.insert(0, CoinCounter(coins))  # under every panel
+        app.add_panel(CoinCounter(coins), under=True)  # under every panel
 
     def analysis(summary: RunSummary) -> RunAnalysisView:
         from game.analysis.analyst import RunAnalysis
 
         return RunAnalysis(session, summary, session.ledger)
 
-    app.run_analysis = analysis
+    app.set_run_analysis(analysis)
     return panel

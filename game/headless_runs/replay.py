@@ -21,13 +21,13 @@ from typing import Any
 from loguru import logger
 
 from coreai.errors import CoreAIError, PersistenceError
-from game.directed.trajectory_file import Trajectory, read_trajectory
 from game.director.director import STATIC, Director
 from game.director.events import EventRegistry
 from game.director.memory import DirectorMemory
 from game.director.source import PlanReply, PlanRequest
 from game.director.trajectory import DecisionRecord, MemoryTrajectory
 from game.headless import RunSummary, run_headless
+from game.headless_runs.trajectory_file import Trajectory, read_trajectory
 from game.sim.world import World
 
 _log = logger.bind(feature="director", trace_id="-")

@@ -12,13 +12,13 @@ from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
-from game.directed.metrics import DirectedMetrics, FlowMeter
-from game.directed.trajectory_file import TrajectoryHeader, TrajectoryWriter, new_run_path
 from game.director.director import STATIC, Director
 from game.director.memory import DirectorMemory
 from game.director.source import PlanSource
 from game.director.trajectory import MAX_REPLAY_SECONDS
 from game.headless import RunSummary, run_headless
+from game.headless_runs.metrics import DirectedMetrics, FlowMeter
+from game.headless_runs.trajectory_file import TrajectoryHeader, TrajectoryWriter, new_run_path
 from game.sim.config import TICK_HZ
 from game.sim.world import World
 
