@@ -78,6 +78,7 @@ def run_directed(
     sources: tuple[PlanSource, ...] = (),
     memory: DirectorMemory | None = None,
     on_tick: Callable[[Director, World], None] | None = None,
+    on_start: Callable[[Director, World], None] | None = None,
     checkpoints: tuple[float, ...] = (),
     difficulty: str = "normal",
     lockstep_s: float | None = None,
@@ -87,10 +88,13 @@ def run_directed(
 
     ``lockstep_s``: the simulation waits (up to that many seconds of wall time each) while a plan is
     pending, so a slow model is judged on its plans, not on the machine's speed; None: no wait (a model's
-    plan lands when it lands, as in a window at real time)."""
+    plan lands when it lands, as in a window at real time). ``on_start`` sees the director and the world
+    once, before the first tick (a replayed source binds to the world there)."""
     director, world = build(
         seed, mode, respawn=respawn, sources=sources, memory=memory, difficulty=difficulty
     )
+    if on_start is not None:
+        on_start(director, world)
     writer: TrajectoryWriter | None = None
     if trajectory:
         path = trajectory if isinstance(trajectory, Path) else None

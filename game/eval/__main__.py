@@ -3,6 +3,9 @@
     python -m game.eval decisions [--backend rules] [--scenarios FILE] [--min-accuracy 0.95]
     python -m game.eval ab [--mode rules] [--seeds 5] [--first-seed 0] [--seconds 180]
                            [--skills ladder] [--workers 2] [--json FILE]
+                                     # --mode: static, rules, an LLM backend (local, openai, stub), or
+                                     # replay:PATH (a recorded run, or a folder of them: their seeds and
+                                     # models are the report's)
                                      # --skills: model names or groups (ladder, zoo, all) or
                                      # package.module:Factory, separated by commas or spaces
     python -m game.eval first-wave [--seeds 10] [--first-seed 0] [--skill novice] [--mode rules]
@@ -42,8 +45,9 @@ from game.director.director import STATIC
 from game.eval.ab import MAX_SECONDS, SKILLS, format_ab, run_ab, write_json
 from game.eval.decisions import backend_names, evaluate, format_report, format_summary, make_backend
 from game.eval.first_wave import first_wave, format_first_wave
-from game.eval.modes import DETERMINISTIC, LOCKSTEP_S, check_mode, sources_for
+from game.eval.modes import check_mode, lockstep_for
 from game.eval.progress import ProgressBar
+from game.eval.recorded import is_replay
 from game.eval.scenarios import SHIPPED_SCENARIOS, load_scenarios
 from game.zoo import GROUPS, MODELS, UnknownPlayer, expand, resolve
 
@@ -57,6 +61,12 @@ def _register_chat_backends() -> None:
 
 
 _register_chat_backends()
+
+
+MODE_HELP = (
+    "the director mode to compare with static: rules, an LLM backend (local, openai, stub), or replay:PATH "
+    "(a recorded run or a folder of them; the report runs their seeds and models)"
+)
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -84,12 +94,12 @@ def _parser() -> argparse.ArgumentParser:
     s = sub.add_parser(
         "stakes", help="the real game to the run's end: win rate, close calls, director vs static"
     )
+    s.add_argument("--mode", default="rules", help=MODE_HELP)
     s.add_argument(
-        "--mode", default="rules", help="the director mode to compare with static (any plan source)"
+        "--seeds", type=int, default=None, help="how many seeds, default 10 (0: only the --plot runs)"
     )
-    s.add_argument("--seeds", type=int, default=10, help="how many seeds (0: only the --plot runs)")
-    s.add_argument("--first-seed", type=int, default=0, help="seeds run from this one up")
-    s.add_argument("--skills", nargs="+", default=["ladder", "idle"], help="player models or groups")
+    s.add_argument("--first-seed", type=int, default=None, help="seeds run from this one up (default 0)")
+    s.add_argument("--skills", nargs="+", default=None, help="player models or groups (default: ladder idle)")
     s.add_argument("--difficulty", default="normal", help="easy, normal, hard, or all")
     s.add_argument("--workers", type=int, default=2)
     s.add_argument("--json", type=Path, default=None, help="also write every run's figures to this file")
@@ -107,16 +117,19 @@ def _parser() -> argparse.ArgumentParser:
         g.add_argument("--limit", type=int, default=0, help="at most N requests")
     for name in ("ab", "all"):
         a = sub.add_parser(name, help="bot A/B, static vs director" if name == "ab" else "decisions + A/B")
-        a.add_argument("--mode", default="rules", help="the director mode to compare with static")
-        a.add_argument("--seeds", type=int, default=5, help="how many seeds")
-        a.add_argument("--first-seed", type=int, default=0, help="seeds run from this one up")
+        a.add_argument("--mode", default="rules", help=MODE_HELP)
+        a.add_argument("--seeds", type=int, default=None, help="how many seeds (default 5)")
+        a.add_argument("--first-seed", type=int, default=None, help="seeds run from this one up (default 0)")
         a.add_argument(
-            "--seconds", type=float, default=180.0, help=f"game time per run, up to {MAX_SECONDS:g}"
+            "--seconds",
+            type=float,
+            default=None,
+            help=f"game time per run, up to {MAX_SECONDS:g} (default 180; a replay: the recorded length)",
         )
         a.add_argument(
             "--skills",
             nargs="+",
-            default=list(SKILLS),
+            default=None,
             help="player models or groups (ladder, zoo, all) or package.module:Factory, separated by "
             "commas or spaces (default: ladder)",
         )
@@ -172,41 +185,81 @@ def _backend_table(names: str) -> None:
     sys.stdout.write(format_summary(reports) + "\n\n")
 
 
-def _ab(args: argparse.Namespace) -> int:
+def _refuse(text: str) -> int:
+    sys.stderr.write(text.rstrip() + "\n")
+    return 2
+
+
+Grid = tuple[list[str], range, list[tuple[str, int]] | None]
+
+
+def _grid(args: argparse.Namespace, default_skills: list[str], default_seeds: int) -> Grid | str:
+    """The models, the seeds and (for a replay) the recorded (model, seed) cells, or why not. A replay runs
+    what was recorded, so it takes none of --skills, --seeds, --first-seed."""
+    if is_replay(args.mode):
+        given = [
+            f
+            for f, v in (
+                ("--skills", args.skills),
+                ("--seeds", args.seeds),
+                ("--first-seed", args.first_seed),
+            )
+            if v is not None
+        ]
+        if given:
+            flags = " and ".join(given)
+            return f"{flags}: --mode {args.mode} runs the recorded seeds and models; leave them out"
+        from game.eval.recorded import load
+
+        cells = [r.cell for r in load(args.mode)]
+        return list(dict.fromkeys(sk for sk, _ in cells)), range(0), cells
     try:
-        skills = expand(args.skills)
+        skills = expand(args.skills if args.skills is not None else default_skills)
     except UnknownPlayer as exc:
-        sys.stderr.write(f"{exc}\n")
-        return 2
-    if not 1.0 <= args.seconds <= MAX_SECONDS:
-        sys.stderr.write(f"--seconds must be in [1, {MAX_SECONDS:g}], got {args.seconds:g}\n")
-        return 2
-    if args.seeds < 1:
-        sys.stderr.write(f"--seeds must be at least 1, got {args.seeds}\n")
-        return 2
+        return str(exc)
+    first = args.first_seed if args.first_seed is not None else 0
+    n = args.seeds if args.seeds is not None else default_seeds
+    return list(skills), range(first, first + max(0, n)), None
+
+
+def _ab(args: argparse.Namespace) -> int:
+    bad = check_mode(args.mode, respawn=True)
+    if bad:
+        return _refuse(bad)
+    grid = _grid(args, list(SKILLS), 5)
+    if isinstance(grid, str):
+        return _refuse(grid)
+    skills, seeds, cells = grid
+    seconds = args.seconds
+    if is_replay(args.mode):
+        from game.eval.recorded import load
+
+        recorded = min(r.seconds for r in load(args.mode))
+        if seconds is not None and seconds > recorded:
+            return _refuse(f"--seconds {seconds:g}: the recordings cover only {recorded:g} s of play")
+        seconds = recorded if seconds is None else seconds
+    seconds = 180.0 if seconds is None else seconds
+    if not 1.0 <= seconds <= MAX_SECONDS:
+        return _refuse(f"--seconds must be in [1, {MAX_SECONDS:g}], got {seconds:g}")
+    if cells is None and len(seeds) < 1:
+        return _refuse(f"--seeds must be at least 1, got {args.seeds}")
     try:
         report_at = tuple(float(t) for t in args.report_at.split(",") if t.strip())
     except ValueError:
-        sys.stderr.write(f"--report-at takes seconds separated by commas, got {args.report_at!r}\n")
-        return 2
-    if any(not 0 < t < args.seconds for t in report_at):
-        sys.stderr.write(f"--report-at times must lie between 0 and --seconds ({args.seconds:g})\n")
-        return 2
-    bad = check_mode(args.mode)
-    if bad:
-        sys.stderr.write(bad + "\n")
-        return 2
+        return _refuse(f"--report-at takes seconds separated by commas, got {args.report_at!r}")
+    if any(not 0 < t < seconds for t in report_at):
+        return _refuse(f"--report-at times must lie between 0 and --seconds ({seconds:g})")
     results = run_ab(
-        seeds=range(args.first_seed, args.first_seed + args.seeds),
-        seconds=args.seconds,
+        seeds=seeds,
+        seconds=seconds,
         skills=skills,
         mode=args.mode,
         workers=args.workers,
         report_at=report_at,
-        sources=sources_for(args.mode),
-        lockstep_s=None if args.real_time else LOCKSTEP_S,
+        lockstep_s=lockstep_for(args.mode, args.real_time),
+        cells=cells,
     )
-    sys.stdout.write(format_ab(results, args.mode, args.seconds) + "\n")
+    sys.stdout.write(format_ab(results, args.mode, seconds) + "\n")
     if args.json is not None:
         write_json(results, args.json)
     return 0
@@ -217,34 +270,36 @@ def _stakes(args: argparse.Namespace) -> int:
     from game.eval.stakes import format_stakes, run_one, run_stakes
     from game.eval.stakes import write_json as write_stakes
 
+    bad = check_mode(args.mode, respawn=False, to_end=True)
+    if bad:
+        return _refuse(bad)
+    grid = _grid(args, ["ladder", "idle"], 10)
+    if isinstance(grid, str):
+        return _refuse(grid)
+    skills, seeds, cells = grid
     try:
-        skills = expand(args.skills)
         resolve(args.plot_skill)
     except UnknownPlayer as exc:
-        sys.stderr.write(f"{exc}\n")
-        return 2
+        return _refuse(str(exc))
     presets = tuple(preset_names())
     difficulties = presets if args.difficulty == "all" else (args.difficulty,)
     if any(d not in presets for d in difficulties):
-        sys.stderr.write(f"unknown difficulty '{args.difficulty}'; known: {', '.join(presets)}, all\n")
-        return 2
-    bad = check_mode(args.mode)
-    if bad:
-        sys.stderr.write(bad + "\n")
-        return 2
-    if args.seeds < 0 or (args.seeds == 0 and args.plot is None):
-        sys.stderr.write("--seeds must be at least 1 (or 0 with --plot)\n")
-        return 2
-    lockstep = None if args.real_time else LOCKSTEP_S
-    if args.seeds:
+        return _refuse(f"unknown difficulty '{args.difficulty}'; known: {', '.join(presets)}, all")
+    if cells is not None and difficulties != ("normal",):
+        return _refuse("--difficulty: a recording does not say its difficulty; a replay runs normal only")
+    negative = args.seeds is not None and args.seeds < 0
+    if cells is None and (negative or (not seeds and args.plot is None)):
+        return _refuse("--seeds must be at least 1 (or 0 with --plot)")
+    lockstep = lockstep_for(args.mode, args.real_time)
+    if seeds or cells:
         results = run_stakes(
-            seeds=range(args.first_seed, args.first_seed + args.seeds),
+            seeds=seeds,
             skills=skills,
             modes=(STATIC, args.mode),
             difficulties=difficulties,
             workers=args.workers,
             lockstep_s=lockstep,
-            sources=None if args.mode in DETERMINISTIC else sources_for,
+            cells=cells,
         )
         sys.stdout.write(format_stakes(results, args.mode) + "\n")
         if args.json is not None:
@@ -252,11 +307,12 @@ def _stakes(args: argparse.Namespace) -> int:
     if args.plot is not None:
         from game.eval.plot import plot_runs
 
+        skill, seed = cells[0] if cells else (args.plot_skill, seeds.start)
         runs = [
-            run_one((args.plot_skill, args.first_seed, m, difficulties[0], True, lockstep), sources_for)
+            run_one((skill, seed, m, difficulties[0], True, lockstep if m == args.mode else None))
             for m in (STATIC, args.mode)
         ]
-        title = f"{args.plot_skill} bot, seed {args.first_seed}, {difficulties[0]}: static (top) vs director"
+        title = f"{skill} bot, seed {seed}, {difficulties[0]}: static (top) vs director"
         sys.stdout.write(f"plot: {plot_runs(runs, args.plot, title)}\n")
     return 0
 

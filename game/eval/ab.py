@@ -19,7 +19,6 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -27,9 +26,10 @@ from game.bot import LADDER
 from game.directed.metrics import BORED_HP, BORED_INTENSITY, FLOW_BAND, PEAK_WINDOW_S, DirectedMetrics
 from game.directed.run import run_directed
 from game.director.director import STATIC, Director
-from game.director.source import PlanSource
 from game.eval.experience import DANGER_HP, EMPTY_AFTER_S, REACH_PX, Experience, ExperienceMeter
-from game.eval.progress import ProgressBar
+from game.eval.modes import in_this_process, setup_for
+from game.eval.recorded import replay_lines
+from game.eval.runner import run_jobs
 from game.sim.config import TICK_HZ
 from game.sim.world import World
 from game.zoo import GROUPS
@@ -70,6 +70,7 @@ class RunResult:
     minute_bored: tuple[float, ...] = ()
     peak_windows: int = 0
     peak_windows_hit: int = 0
+    replay: str = ""  # a replayed run: 'identical' to its recording, or where it diverged
 
     @property
     def deaths(self) -> int:
@@ -80,10 +81,14 @@ class RunResult:
         return self.exp.kills_per_min
 
 
-Job = tuple[str, int, str, float, tuple[float, ...]]
+Job = tuple[
+    str, int, str, float, tuple[float, ...], float | None
+]  # skill, seed, mode, s, report_at, lockstep
 
 
-def _result(skill: str, seed: int, mode: str, t: float, m: DirectedMetrics, exp: Experience) -> RunResult:
+def _result(
+    skill: str, seed: int, mode: str, t: float, m: DirectedMetrics, exp: Experience, replay: str = ""
+) -> RunResult:
     return RunResult(
         skill,
         seed,
@@ -97,14 +102,14 @@ def _result(skill: str, seed: int, mode: str, t: float, m: DirectedMetrics, exp:
         m.minute_bored,
         m.peak_windows,
         m.peak_windows_hit,
+        replay,
     )
 
 
-def run_one(
-    job: Job, sources: tuple[PlanSource, ...] = (), lockstep_s: float | None = None
-) -> list[RunResult]:
+def run_one(job: Job) -> list[RunResult]:
     """One run: its result at ``seconds`` and at each shorter ``report_at`` time of the same run."""
-    skill, seed, mode, seconds, report_at = job
+    skill, seed, mode, seconds, report_at, lockstep_s = job
+    setup = setup_for(mode, seed, skill)
     meter = ExperienceMeter()
     marks = {round(t * TICK_HZ): t for t in report_at if 0 < t < seconds}
     early: list[Experience] = []
@@ -118,7 +123,7 @@ def run_one(
         if w.tick in marks:
             early.append(meter.result(w))
 
-    _, m = run_directed(
+    summary, m = run_directed(
         seed,
         seconds,
         skill,
@@ -126,14 +131,16 @@ def run_one(
         respawn=True,
         checkpoints=report_at,
         on_tick=watch,
-        sources=sources,
+        on_start=setup.on_start,
+        sources=setup.sources,
+        memory=setup.memory,
         lockstep_s=lockstep_s,
     )
     times = sorted(marks.values())
     out = [
         _result(skill, seed, mode, t, cm, ex) for t, cm, ex in zip(times, m.checkpoints, early, strict=True)
     ]
-    return [*out, _result(skill, seed, mode, seconds, m, meter.result(seen[0]))]
+    return [*out, _result(skill, seed, mode, seconds, m, meter.result(seen[0]), setup.verdict(summary))]
 
 
 def run_ab(
@@ -145,32 +152,30 @@ def run_ab(
     workers: int = 2,
     progress: bool = True,
     report_at: Sequence[float] = (),
-    sources: tuple[PlanSource, ...] = (),
     lockstep_s: float | None = None,
+    cells: Sequence[tuple[str, int]] | None = None,
 ) -> list[RunResult]:
-    """Every (model, seed) under static and ``mode``; results at ``seconds`` and each ``report_at`` time.
-    With ``sources`` (an LLM plan source for ``mode``) the runs go one at a time in this process, the
-    simulation waiting up to ``lockstep_s`` for each pending plan."""
+    """Every (model, seed) under static and ``mode`` (``cells``: just these (model, seed) pairs, e.g. the
+    recorded ones of a replay); results at ``seconds`` and each ``report_at`` time. An LLM ``mode`` runs one
+    run at a time in this process, the simulation waiting up to ``lockstep_s`` for each pending plan."""
     marks = tuple(sorted(float(t) for t in report_at))
-    jobs: list[Job] = [(sk, sd, md, seconds, marks) for sk in skills for sd in seeds for md in (STATIC, mode)]
-    bar = ProgressBar(len(jobs), "bot A/B") if progress else None
-    results: list[RunResult] = []
-    if workers <= 1 or sources:
-        for i, job in enumerate(jobs, start=1):
-            results.extend(run_one(job, sources, lockstep_s))
-            if bar:
-                bar.update(i, f"{job[0]} seed {job[1]} {job[2]}")
-    else:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            futures = [pool.submit(run_one, job) for job in jobs]
-            for i, fut in enumerate(as_completed(futures), start=1):
-                rs = fut.result()
-                results.extend(rs)
-                if bar:
-                    bar.update(i, f"{rs[-1].skill} seed {rs[-1].seed} {rs[-1].mode}")
-    if bar:
-        bar.close()
-    order = {name: i for i, name in enumerate(dict.fromkeys([*skills, *GROUPS["all"]]))}
+    pairs = list(cells) if cells is not None else [(sk, sd) for sk in skills for sd in seeds]
+    jobs: list[Job] = [
+        (sk, sd, md, seconds, marks, lockstep_s if md == mode else None)
+        for sk, sd in pairs
+        for md in (STATIC, mode)
+    ]
+    runs = run_jobs(
+        jobs,
+        run_one,
+        label="bot A/B",
+        describe=lambda rs: f"{rs[-1].skill} seed {rs[-1].seed} {rs[-1].mode}",
+        workers=workers,
+        in_process=in_this_process(mode),
+        progress=progress,
+    )
+    results = [r for rs in runs for r in rs]
+    order = {name: i for i, name in enumerate(dict.fromkeys([*(sk for sk, _ in pairs), *GROUPS["all"]]))}
     return sorted(results, key=lambda r: (r.seconds, order.get(r.skill, 99), r.seed, r.mode))
 
 
@@ -261,7 +266,8 @@ def format_ab(results: Sequence[RunResult], mode: str, seconds: float, *, per_mi
         _format_one([r for r in results if r.seconds == t], mode, t, detail=per_minute and t == times[-1])
         for t in times
     ]
-    return "\n\n".join(blocks)
+    replays = replay_lines([(r.skill, r.seed, r.replay) for r in results if r.seconds == times[-1]])
+    return "\n".join(["\n\n".join(blocks), *replays])
 
 
 def _seed_text(seeds: list[int]) -> str:
@@ -364,4 +370,10 @@ def _per_seed_block(results: Sequence[RunResult], mode: str, table: dict[str, di
 
 def write_json(results: Sequence[RunResult], path: Path) -> None:
     """Every result, for other tools and the eval README's tables."""
-    path.write_text(json.dumps([asdict(r) for r in results], indent=1) + "\n")
+    rows = []
+    for r in results:
+        row = asdict(r)
+        if not row["replay"]:
+            del row["replay"]  # only a replayed run says whether it reproduced its recording
+        rows.append(row)
+    path.write_text(json.dumps(rows, indent=1) + "\n")
