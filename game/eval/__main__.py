@@ -261,7 +261,7 @@ def _ab(args: argparse.Namespace) -> int:
     )
     sys.stdout.write(format_ab(results, args.mode, seconds) + "\n")
     if args.json is not None:
-        write_json(results, args.json)
+        write_json(results, args.json, args.mode)
     return 0
 
 

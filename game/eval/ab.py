@@ -8,8 +8,9 @@ registered source). Runs are headless and spread over worker processes.
 Two kinds of figures come back for each run:
 
 - **what the player sees** (``game.eval.experience``, read from the world alone): empty screen, longest empty
-  stretch, engaged and danger shares, damage, kills and deaths per minute. These are the targets
-  (``target_misses``; the Director 2 issue states them).
+  stretch, engaged and danger shares, damage, kills and deaths per minute. Director 3's presence and pace
+  targets (``game.eval.ab_targets``) are read from these, each model against static: empty screen,
+  longest empty stretch, engaged share, kills per minute. Deaths and danger are reported, not targets.
 - **the director's own signals** (``FlowMeter``): flow and bored shares of its intensity, Sustain Peak
   windows, mean pressure. The director steers these, so they are diagnostics, never targets.
 """
@@ -17,7 +18,6 @@ Two kinds of figures come back for each run:
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -26,6 +26,7 @@ from game.bot import LADDER
 from game.directed.metrics import BORED_HP, BORED_INTENSITY, FLOW_BAND, PEAK_WINDOW_S, DirectedMetrics
 from game.directed.run import run_directed
 from game.director.director import STATIC, Director
+from game.eval.ab_targets import format_targets, targets_json
 from game.eval.experience import DANGER_HP, EMPTY_AFTER_S, REACH_PX, Experience, ExperienceMeter
 from game.eval.modes import in_this_process, setup_for
 from game.eval.recorded import replay_lines
@@ -36,24 +37,6 @@ from game.zoo import GROUPS
 
 SKILLS: tuple[str, ...] = LADDER  # the default; ``--skills`` takes any model of game.zoo, and groups
 MAX_SECONDS = 1200.0
-
-
-@dataclass(frozen=True)
-class Targets:
-    """What the director must do for what the player sees, each against static on the same seeds."""
-
-    empty_share: float = 0.03  # at most this share of play with no enemy in view (after the opening)
-    longest_empty_s: float = 5.0  # no empty stretch longer than this
-    engaged_drop: float = 0.05  # engaged share at least static's minus this
-    kills_share: float = 0.7  # kills per minute at least this share of static's
-    challenge_share: float = (
-        0.9  # a model that rarely dies under static takes at least this share of its damage
-    )
-    rare_deaths_per_5min: float = 1.0  # "rarely dies": fewer deaths than this per 5 minutes under static
-    weak_deaths_per_5min: float = 1.0  # the weaker half of the models: at most this many deaths per 5 minutes
-
-
-TARGETS = Targets()
 
 
 @dataclass(frozen=True)
@@ -208,41 +191,7 @@ def summarize(results: Sequence[RunResult], mode: str) -> dict[str, dict[str, fl
             row[f"windows_hit_{label}"] = float(sum(r.peak_windows_hit for r in rs))
             row["runs"] = float(len(rs))
         out[skill] = row
-    _mark_weaker_half(out)
     return out
-
-
-def _mark_weaker_half(table: dict[str, dict[str, float]]) -> None:
-    """The weaker half of the models in this report: the ones that die most under static."""
-    ranked = sorted(table, key=lambda s: -table[s]["deaths5_static"])
-    weaker = set(ranked[: math.ceil(len(ranked) / 2)])
-    for skill, row in table.items():
-        row["weaker_half"] = 1.0 if skill in weaker and row["deaths_static"] > 0 else 0.0
-
-
-def target_misses(row: dict[str, float], t: Targets = TARGETS) -> list[str]:
-    """Which of the player-facing targets this model's row misses (empty: all met)."""
-    misses = []
-    if row["empty_director"] > t.empty_share:
-        misses.append(f"empty > {t.empty_share:.0%}")
-    if row["longest_empty_director"] > t.longest_empty_s:
-        misses.append(f"an empty stretch > {t.longest_empty_s:g} s")
-    if row["deaths_director"] > row["deaths_static"]:
-        misses.append("deaths > static")
-    if row["weaker_half"] and row["deaths5_director"] > t.weak_deaths_per_5min:
-        misses.append(f"> {t.weak_deaths_per_5min:g} death per 5 min")
-    if row["engaged_director"] < row["engaged_static"] - t.engaged_drop:
-        misses.append(f"engaged < static - {t.engaged_drop * 100:g} pts")
-    if row["danger_director"] > row["danger_static"]:
-        misses.append("danger > static")
-    if row["kills_director"] < t.kills_share * row["kills_static"]:
-        misses.append(f"kills/min < {t.kills_share:.0%} of static")
-    if (
-        row["deaths5_static"] < t.rare_deaths_per_5min
-        and row["damage_director"] < t.challenge_share * row["damage_static"]
-    ):
-        misses.append(f"damage/min < {t.challenge_share:.0%} of static (coddled)")
-    return misses
 
 
 # ---------------------------------------------------------------------------------------------- report
@@ -291,24 +240,22 @@ def _format_one(results: Sequence[RunResult], mode: str, seconds: float, *, deta
         f"empty = no enemy in the 1280x720 view (after the first {EMPTY_AFTER_S:g} s); longest = the longest "
         f"empty stretch, s; engaged = an enemy within {REACH_PX:g} px or hit in the last 3 s, at HP >= "
         f"{DANGER_HP:.0%}; danger = HP < {DANGER_HP:.0%}; per minute: damage taken, kills; deaths summed "
-        "over seeds (* = weaker half: most static deaths)",
+        "over seeds (deaths and danger are not targets)",
         "",
         f"{'model':<9}| {'empty %':>11} | {'longest s':>11} | {'engaged %':>11} | {'danger %':>11} | "
-        f"{'damage/min':>11} | {'kills/min':>11} | {'deaths':>9} | targets",
+        f"{'damage/min':>11} | {'kills/min':>11} | {'deaths':>9}",
     ]
     for skill, row in table.items():
-        misses = target_misses(row)
-        star = "*" if row["weaker_half"] else " "
         lines.append(
-            f"{skill:<8}{star}| {_arrow(row['empty_static'] * 100, row['empty_director'] * 100, '5.1f')} | "
+            f"{skill:<9}| {_arrow(row['empty_static'] * 100, row['empty_director'] * 100, '5.1f')} | "
             f"{_arrow(row['longest_empty_static'], row['longest_empty_director'], '5.1f')} | "
             f"{_arrow(row['engaged_static'] * 100, row['engaged_director'] * 100, '5.1f')} | "
             f"{_arrow(row['danger_static'] * 100, row['danger_director'] * 100, '5.1f')} | "
             f"{_arrow(row['damage_static'], row['damage_director'], '5.1f')} | "
             f"{_arrow(row['kills_static'], row['kills_director'], '5.1f')} | "
-            f"{_arrow(row['deaths_static'], row['deaths_director'], '4.0f')} | "
-            + ("met" if not misses else "MISSED: " + "; ".join(misses))
+            f"{_arrow(row['deaths_static'], row['deaths_director'], '4.0f')}"
         )
+    lines += ["", *format_targets(table)]
     lines += [
         "",
         "The director's own signals (diagnostics, not targets: the director steers them):",
@@ -368,12 +315,17 @@ def _per_seed_block(results: Sequence[RunResult], mode: str, table: dict[str, di
     return lines
 
 
-def write_json(results: Sequence[RunResult], path: Path) -> None:
-    """Every result, for other tools and the eval README's tables."""
+def write_json(results: Sequence[RunResult], path: Path, mode: str) -> None:
+    """Each model's targets (pass or fail, per report time) and every run's figures, for other tools and the
+    eval README's tables."""
+    targets = []
+    for t in sorted({r.seconds for r in results}):
+        targets += targets_json(summarize([r for r in results if r.seconds == t], mode), t)
     rows = []
     for r in results:
         row = asdict(r)
         if not row["replay"]:
             del row["replay"]  # only a replayed run says whether it reproduced its recording
         rows.append(row)
-    path.write_text(json.dumps(rows, indent=1) + "\n")
+    doc = {"mode": mode, "targets": targets, "runs": rows}
+    path.write_text(json.dumps(doc, indent=1) + "\n")

@@ -7,7 +7,8 @@ import pytest
 
 from game.directed.run import run_directed
 from game.eval.__main__ import main as eval_main
-from game.eval.ab import run_ab, summarize, target_misses
+from game.eval.ab import run_ab, summarize
+from game.eval.ab_targets import target_misses
 
 
 def test_ab_cli_bounds_seconds_and_knows_the_novice(capsys: pytest.CaptureFixture[str]) -> None:

@@ -40,7 +40,7 @@ def test_ab_replays_a_recorded_run_and_matches_the_mode_that_recorded_it(
     replayed = capsys.readouterr().out
     assert "1 seeds (3) x 25 s game time" in replayed  # the recording's seed and length
     assert "Replay: 1 of 1 replayed runs reproduced their recording." in replayed
-    rows = json.loads((tmp_path / "r.json").read_text())
+    rows = json.loads((tmp_path / "r.json").read_text())["runs"]
     assert [(r["skill"], r["seed"], r["mode"].split(":")[0]) for r in rows] == [
         ("novice", 3, "replay"),
         ("novice", 3, "static"),
