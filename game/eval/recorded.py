@@ -26,6 +26,7 @@ from game.director.events import EventRegistry
 from game.director.memory import DirectorMemory
 from game.director.trajectory import MemoryTrajectory
 from game.headless import RunSummary
+from game.sim.config import FINAL_WAVE
 from game.sim.world import World
 
 PREFIX = "replay:"
@@ -85,6 +86,8 @@ def _recording(path: Path) -> Recording:
         why = "recorded as open-ended (seconds = 0): it cannot replay"
     elif h.mode == STATIC or not traj.decisions:
         why = f"recorded with the director '{h.mode}' and holds no plans to replay"
+    elif h.final_wave != FINAL_WAVE:
+        why = f"a shorter run (--waves {h.final_wave}); the evaluation plays full runs of {FINAL_WAVE} waves"
     elif traj.modes:
         why = "switches director modes (F6) during the run; the evaluation replays one mode"
     elif missing := sorted(set(h.events) - set(EventRegistry().names())):

@@ -243,7 +243,10 @@ class ArenaView(AppView):
             elif isinstance(e, ev.RunWon):
                 self._death_timer = DEATH_DELAY_S
                 self.hud.banner.show(
-                    "VICTORY", f"all {e.wave} waves survived", DEATH_DELAY_S + 0.5, palette.GOOD
+                    "VICTORY",
+                    f"all {e.wave} waves survived" if e.wave > 1 else "wave 1 survived",
+                    DEATH_DELAY_S + 0.5,
+                    palette.GOOD,
                 )
 
     def run_frame_hooks(self, dt: float) -> None:

@@ -143,6 +143,9 @@ def test_files_the_evaluation_cannot_replay_are_refused_before_any_run(
             ["stakes", "--mode", f"replay:{good}", *extra], capsys
         )
     assert "normal only" in _refused(["stakes", "--mode", f"replay:{good}", "--difficulty", "hard"], capsys)
+    short = tmp_path / "short.jsonl"
+    run_directed(1, 120.0, "strong", "rules", respawn=False, trajectory=short, final_wave=1)
+    assert "a shorter run (--waves 1)" in _refused(["stakes", "--mode", f"replay:{short}"], capsys)
     ab_rec = record(tmp_path / "ab.jsonl", 1, "weak", 20.0, respawn=True)
     assert "cover only 20 s" in _refused(["ab", "--mode", f"replay:{ab_rec}", "--seconds", "30"], capsys)
 
