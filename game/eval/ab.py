@@ -30,7 +30,7 @@ from game.eval.ab_targets import format_targets, targets_json
 from game.eval.experience import DANGER_HP, EMPTY_AFTER_S, REACH_PX, Experience, ExperienceMeter
 from game.eval.modes import in_this_process, setup_for
 from game.eval.recorded import replay_lines
-from game.eval.runner import run_jobs
+from game.eval.runner import run_jobs, seed_text
 from game.sim.config import TICK_HZ
 from game.sim.world import World
 from game.zoo import GROUPS
@@ -219,11 +219,6 @@ def format_ab(results: Sequence[RunResult], mode: str, seconds: float, *, per_mi
     return "\n".join(["\n\n".join(blocks), *replays])
 
 
-def _seed_text(seeds: list[int]) -> str:
-    contiguous = bool(seeds) and seeds == list(range(seeds[0], seeds[-1] + 1))
-    return f"{seeds[0]}-{seeds[-1]}" if contiguous and len(seeds) > 1 else ",".join(map(str, seeds))
-
-
 def _arrow(a: float, b: float, fmt: str) -> str:
     return f"{a:{fmt}}>{b:<{fmt}}"
 
@@ -233,7 +228,7 @@ def _format_one(results: Sequence[RunResult], mode: str, seconds: float, *, deta
     seeds = sorted({r.seed for r in results})
     lo, hi = FLOW_BAND
     lines = [
-        f"Bot A/B: director '{mode}' vs static difficulty, {len(seeds)} seeds ({_seed_text(seeds)}) x "
+        f"Bot A/B: director '{mode}' vs static difficulty, {len(seeds)} seeds ({seed_text(seeds)}) x "
         f"{seconds:g} s game time per model (respawn on). Each cell: static>director.",
         "",
         "What the player sees (measured from the world; the director reads none of it):",

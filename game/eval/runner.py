@@ -13,6 +13,12 @@ J = TypeVar("J")
 R = TypeVar("R")
 
 
+def seed_text(seeds: list[int]) -> str:
+    """Seeds for a report's header: ``3000-3004`` when they run without a gap, else listed."""
+    contiguous = bool(seeds) and seeds == list(range(seeds[0], seeds[-1] + 1))
+    return f"{seeds[0]}-{seeds[-1]}" if contiguous and len(seeds) > 1 else ",".join(map(str, seeds))
+
+
 def run_jobs(
     jobs: Sequence[J],
     run: Callable[[J], R],

@@ -29,7 +29,7 @@ from game.directed.run import run_directed
 from game.director.director import STATIC, Director
 from game.eval.modes import in_this_process, setup_for
 from game.eval.recorded import replay_lines
-from game.eval.runner import run_jobs
+from game.eval.runner import run_jobs, seed_text
 from game.sim.config import TICK_HZ
 from game.sim.view import in_view
 from game.sim.world import World
@@ -269,7 +269,7 @@ def format_stakes(results: Sequence[StakesRun], director_mode: str) -> str:
     seeds = sorted({r.seed for r in results})
     lines = [
         f"Stakes: the real game (no respawn) to the run's end (a win, a death, or {MAX_RUN_S:g} s), "
-        f"{len(seeds)} seeds ({seeds[0]}-{seeds[-1]}) per model. "
+        f"{len(seeds)} seeds ({seed_text(seeds)}) per model. "
         f"Each cell: static > director '{director_mode}'.",
         f"close calls = HP under {CLOSE_LOW:.0%}, then back above {CLOSE_HIGH:.0%}; low = seconds under "
         f"{LOW_HP:.0%} HP. Medians over the runs.",
