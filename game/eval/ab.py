@@ -28,7 +28,7 @@ from game.directed.run import run_directed
 from game.director.director import STATIC, Director
 from game.eval.ab_targets import format_targets, targets_json
 from game.eval.experience import DANGER_HP, EMPTY_AFTER_S, REACH_PX, Experience, ExperienceMeter
-from game.eval.modes import in_this_process, setup_for
+from game.eval.modes import in_this_process, record_file, setup_for
 from game.eval.recorded import replay_lines
 from game.eval.runner import run_jobs, seed_text
 from game.sim.config import TICK_HZ
@@ -64,9 +64,8 @@ class RunResult:
         return self.exp.kills_per_min
 
 
-Job = tuple[
-    str, int, str, float, tuple[float, ...], float | None
-]  # skill, seed, mode, s, report_at, lockstep
+# skill, seed, mode, seconds, report_at, lockstep_s, the trajectory file to record (None: not recorded)
+Job = tuple[str, int, str, float, tuple[float, ...], float | None, Path | None]
 
 
 def _result(
@@ -91,7 +90,7 @@ def _result(
 
 def run_one(job: Job) -> list[RunResult]:
     """One run: its result at ``seconds`` and at each shorter ``report_at`` time of the same run."""
-    skill, seed, mode, seconds, report_at, lockstep_s = job
+    skill, seed, mode, seconds, report_at, lockstep_s, record = job
     setup = setup_for(mode, seed, skill)
     meter = ExperienceMeter()
     marks = {round(t * TICK_HZ): t for t in report_at if 0 < t < seconds}
@@ -118,6 +117,7 @@ def run_one(job: Job) -> list[RunResult]:
         sources=setup.sources,
         memory=setup.memory,
         lockstep_s=lockstep_s,
+        trajectory=record or False,
     )
     times = sorted(marks.values())
     out = [
@@ -137,14 +137,16 @@ def run_ab(
     report_at: Sequence[float] = (),
     lockstep_s: float | None = None,
     cells: Sequence[tuple[str, int]] | None = None,
+    record: Path | None = None,
 ) -> list[RunResult]:
     """Every (model, seed) under static and ``mode`` (``cells``: just these (model, seed) pairs, e.g. the
     recorded ones of a replay); results at ``seconds`` and each ``report_at`` time. An LLM ``mode`` runs one
-    run at a time in this process, the simulation waiting up to ``lockstep_s`` for each pending plan."""
+    run at a time in this process, the simulation waiting up to ``lockstep_s`` for each pending plan.
+    ``record``: a folder that keeps each director run's trajectory (``replay:FOLDER`` replays them)."""
     marks = tuple(sorted(float(t) for t in report_at))
     pairs = list(cells) if cells is not None else [(sk, sd) for sk in skills for sd in seeds]
     jobs: list[Job] = [
-        (sk, sd, md, seconds, marks, lockstep_s if md == mode else None)
+        (sk, sd, md, seconds, marks, lockstep_s if md == mode else None, record_file(record, md, sk, sd))
         for sk, sd in pairs
         for md in (STATIC, mode)
     ]

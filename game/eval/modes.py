@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
+from pathlib import Path
 
 from game.director.director import STATIC, Director
 from game.director.memory import DirectorMemory
@@ -32,17 +33,26 @@ def known_modes() -> tuple[str, ...]:
     return (*DETERMINISTIC, *(n for n in BACKENDS.names() if n not in DETERMINISTIC))
 
 
-def check_mode(mode: str, *, respawn: bool = True, to_end: bool = False) -> str | None:
-    """None when ``mode`` can run in a report that plays with ``respawn`` (and ``to_end``: to the run's
-    end), else why not (in words for the command line)."""
+def check_mode(mode: str, *, respawn: bool = True, to_end_s: float | None = None) -> str | None:
+    """None when ``mode`` can run in a report that plays with ``respawn`` (and to the run's end or
+    ``to_end_s``), else why not (in words for the command line)."""
     if is_replay(mode):
         from game.eval.recorded import check
 
-        return check(mode, respawn=respawn, to_end=to_end)
+        return check(mode, respawn=respawn, to_end_s=to_end_s)
     known = known_modes()
     if mode not in known:
         return f"unknown director mode '{mode}'; known: {', '.join(known)}, {PREFIX}FILE (a recorded run)"
     return None
+
+
+def record_file(folder: Path | None, mode: str, skill: str, seed: int) -> Path | None:
+    """Where ``--record FOLDER`` keeps the trajectory of the director's run of (``skill``, ``seed``), for a
+    later ``replay:FOLDER`` (None: not recorded; static has no plans to record)."""
+    if folder is None or mode == STATIC:
+        return None
+    safe = "".join(c if c.isalnum() or c in "-_" else "_" for c in mode)[:32]
+    return folder / f"{safe}-{skill}-s{seed}.jsonl"
 
 
 def in_this_process(mode: str) -> bool:

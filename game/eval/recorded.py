@@ -1,8 +1,9 @@
 """A recorded director as the evaluation's plan source: ``--mode replay:PATH`` (a trajectory file, or a
 folder of them).
 
-Each recording is one bot's run on one seed (``python -m game --headless --bot NAME --director MODE``
-writes one under ``saves/trajectories/``). The evaluation runs exactly the recorded (seed, model) cells:
+Each recording is one bot's run on one seed: ``python -m game.eval ab|stakes --mode MODE --record FOLDER``
+keeps one per director run, and ``python -m game --headless --bot NAME --director rules`` writes one under
+``saves/trajectories/``. The evaluation runs exactly the recorded (seed, model) cells:
 static on the same cell beside the recorded plans, which land at the ticks they landed at when recorded, as
 ``python -m game --replay`` does. No model is called, so a slow model's run can be judged again at the
 machine's full speed, in worker processes.
@@ -91,7 +92,10 @@ def _recording(path: Path) -> Recording:
     elif traj.modes:
         why = "switches director modes (F6) during the run; the evaluation replays one mode"
     elif missing := sorted(set(h.events) - set(EventRegistry().names())):
-        why = f"needs the events {missing} registered (made with mods the evaluation does not load)"
+        why = (
+            f"needs the events {missing} registered: it was made with mods, which the evaluation does not "
+            "load; record runs for it with `python -m game.eval ab|stakes --mode MODE --record FOLDER`"
+        )
     if why is not None:
         raise RecordingError(f"{path}: {why}")
     assert h.bot is not None
@@ -113,9 +117,9 @@ def load(mode: str) -> tuple[Recording, ...]:
     return recs
 
 
-def check(mode: str, *, respawn: bool, to_end: bool) -> str | None:
-    """None when the recordings fit the report (respawn on for ``ab``; off, and played to the run's end,
-    for ``stakes``), else why not."""
+def check(mode: str, *, respawn: bool, to_end_s: float | None = None) -> str | None:
+    """None when the recordings fit the report (respawn on for ``ab``; off, and played to the run's end or
+    to ``to_end_s``, for ``stakes``), else why not."""
     try:
         recs = load(mode)
     except RecordingError as exc:
@@ -127,10 +131,11 @@ def check(mode: str, *, respawn: bool, to_end: bool) -> str | None:
                 f"cannot replay {r.path}: recorded with respawn {'on' if r.respawn else 'off'}, and this "
                 f"report plays with it {'on' if respawn else 'off'}; record the run {flag}"
             )
-        if to_end and not r.ended:
+        if to_end_s is not None and not r.ended and r.seconds < to_end_s:
             return (
                 f"cannot replay {r.path}: the recording stops at {r.seconds:g} s before the run ended (no "
-                "death, no win); the stakes report plays to the run's end: record with a longer --seconds"
+                f"death, no win); the stakes report plays to the run's end or {to_end_s:g} s: record a "
+                "longer run"
             )
     return None
 

@@ -27,7 +27,7 @@ from pathlib import Path
 from game.bot import LADDER
 from game.directed.run import run_directed
 from game.director.director import STATIC, Director
-from game.eval.modes import in_this_process, setup_for
+from game.eval.modes import in_this_process, record_file, setup_for
 from game.eval.recorded import replay_lines
 from game.eval.runner import run_jobs, seed_text
 from game.sim.config import TICK_HZ
@@ -99,11 +99,12 @@ class StakesMeter:
             )
 
 
-Job = tuple[str, int, str, str, bool, float | None]  # skill, seed, mode, difficulty, samples, lockstep_s
+# skill, seed, mode, difficulty, keep samples, lockstep_s, the trajectory file to record (None: not recorded)
+Job = tuple[str, int, str, str, bool, float | None, Path | None]
 
 
 def run_one(job: Job) -> StakesRun:
-    skill, seed, mode, difficulty, keep, lockstep = job
+    skill, seed, mode, difficulty, keep, lockstep, record = job
     setup = setup_for(mode, seed, skill)
     meter = StakesMeter(keep_samples=keep)
     summary, _ = run_directed(
@@ -118,6 +119,7 @@ def run_one(job: Job) -> StakesRun:
         on_tick=meter.add,
         difficulty=difficulty,
         lockstep_s=lockstep,
+        trajectory=record or False,
     )
     return StakesRun(
         skill=skill,
@@ -146,13 +148,15 @@ def run_stakes(
     progress: bool = True,
     lockstep_s: float | None = None,
     cells: Sequence[tuple[str, int]] | None = None,
+    record: Path | None = None,
 ) -> list[StakesRun]:
     """Every (model, seed, mode, difficulty) to the run's end (``cells``: just these (model, seed) pairs,
     e.g. the recorded ones of a replay). An LLM mode's runs go one at a time in this process (a model is
-    one owner's), the simulation waiting up to ``lockstep_s`` for each pending plan."""
+    one owner's), the simulation waiting up to ``lockstep_s`` for each pending plan. ``record``: a folder
+    that keeps each director run's trajectory (normal difficulty; ``replay:FOLDER`` replays them)."""
     pairs = list(cells) if cells is not None else [(sk, sd) for sk in skills for sd in seeds]
     jobs: list[Job] = [
-        (sk, sd, md, df, False, lockstep_s if in_this_process(md) else None)
+        (sk, sd, md, df, False, lockstep_s if in_this_process(md) else None, record_file(record, md, sk, sd))
         for df in difficulties
         for md in modes
         for sk, sd in pairs

@@ -173,3 +173,43 @@ def test_the_command_line_refuses_a_bad_mode_in_one_line(tmp_path: Path) -> None
         [sys.executable, "-m", "game.eval", "ab", "--mode", "nonsense"],
         cwd=REPO, capture_output=True, text=True, timeout=120, env=env,
     ).stderr  # fmt: skip
+
+
+def test_a_recorded_evaluation_replays_to_the_same_report(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--record FOLDER`` keeps each director run (an LLM source's too, in lockstep); ``replay:FOLDER``
+    judges those plans again without the model, to the same figures."""
+    folder = tmp_path / "stub-runs"
+    argv = [
+        "ab",
+        "--seeds",
+        "2",
+        "--first-seed",
+        "8",
+        "--seconds",
+        "15",
+        "--skills",
+        "weak",
+        "--workers",
+        "2",
+    ]
+    assert eval_main([*argv, "--mode", "stub", "--record", str(folder)]) == 0
+    live = capsys.readouterr().out
+    assert sorted(p.name for p in folder.iterdir()) == ["stub-weak-s8.jsonl", "stub-weak-s9.jsonl"]
+    assert eval_main(["ab", "--mode", f"replay:{folder}", "--workers", "2"]) == 0
+    replayed = capsys.readouterr().out
+    assert "Replay: 2 of 2 replayed runs reproduced their recording." in replayed
+    assert ab_row(replayed, "weak") == ab_row(live, "weak") and "2 seeds (8-9) x 15 s" in replayed
+
+    stakes = tmp_path / "stakes-runs"
+    assert eval_main(["stakes", "--seeds", "2", "--skills", "idle", "--record", str(stakes)]) == 0
+    live = capsys.readouterr().out
+    assert eval_main(["stakes", "--mode", f"replay:{stakes}"]) == 0
+    replayed = capsys.readouterr().out
+    assert "Replay: 2 of 2" in replayed
+    row = next(line for line in live.splitlines() if line.startswith("idle"))
+    assert row == next(line for line in replayed.splitlines() if line.startswith("idle"))
+    # nothing to record for static or a replay, and no difficulty but normal
+    for extra in (["--mode", "static"], ["--mode", f"replay:{stakes}"], ["--difficulty", "hard"]):
+        assert "--record" in _refused(["stakes", "--record", str(tmp_path / "x"), *extra], capsys)
