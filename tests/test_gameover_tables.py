@@ -68,6 +68,8 @@ def test_surviving_the_final_wave_shows_the_victory_screen_and_counts_the_win(
     app = start_arena(make_app, seed=4, waves=1)  # --waves 1: a one-wave run
     world = app.world
     assert world is not None and world.final_wave == 1
+    render(app)
+    assert app.arena.hud is not None and app.arena.hud.wave.value == "WAVE 1/1", "the HUD shows the run's end"
     world.stats.score = 500
     world.wave_time_left = 0.05
     frames(app, 200)

@@ -227,9 +227,12 @@ class ArenaView(AppView):
                 self.input.dashed()
             elif isinstance(e, ev.WaveStarted) and e.wave > 1:
                 boss = e.wave % BOSS_EVERY == 0
+                line = "a boss approaches" if boss else ""
+                if e.wave == world.final_wave:  # the run's end is in sight
+                    line = "the final wave" + (" and a boss" if boss else "") + ": survive it to win"
                 self.hud.banner.show(
                     f"WAVE {e.wave}",
-                    "a boss approaches" if boss else "",
+                    line,
                     2.0,
                     palette.BOSS if boss else palette.WAVE,
                 )
