@@ -185,6 +185,8 @@ class GameApp(AppChrome, AppHooks):
             log.opt(exception=exc).error("world factory failed, using the default world: {}", exc)
             self.show_toast(f"custom world failed ({exc}); playing the default arena", 6.0, palette.WARN)
             world = default_world(self.seed)
+        if self.options.waves is not None:  # --waves N: a shorter run, won by surviving wave N
+            world.final_wave = self.options.waves
         bot = make_player(self.options.bot, self.seed) if self.options.bot else None
         self.arena.start_run(world, bot)
         self.summary = None

@@ -21,6 +21,7 @@ from coreai.errors import CorruptSaveError, PersistenceError
 from coreai.paths import saves_path
 from coreai.persist import atomic_write_json, read_model
 from game.headless import RunSummary
+from game.sim.config import FINAL_WAVE
 from game.sim.weapon_data import WeaponCatalogue, catalogue
 
 if TYPE_CHECKING:
@@ -28,6 +29,12 @@ if TYPE_CHECKING:
     from game.sim.world import World
 
 log = logger.bind(feature="game", trace_id=None)
+
+
+def full_win(summary: RunSummary) -> bool:
+    """A win of the full run: a shorter one (``--waves N``) stays in the history and the high scores but
+    earns no win and no achievement here."""
+    return summary.won and summary.waves_reached >= FINAL_WAVE
 
 
 @dataclass(frozen=True)
@@ -42,7 +49,7 @@ ACHIEVEMENTS: tuple[Achievement, ...] = (
     Achievement("reach_wave_5", "Survivor", "reach wave 5", lambda s: s.waves_reached >= 5),
     Achievement("slay_a_boss", "Giant Slayer", "defeat a boss", lambda s: s.bosses_killed >= 1),
     Achievement("evolve_a_weapon", "Alchemist", "evolve a weapon", lambda s: bool(s.evolutions)),
-    Achievement("win_a_run", "Champion", "survive the final wave", lambda s: s.won),
+    Achievement("win_a_run", "Champion", "survive the final wave", lambda s: full_win(s)),
 )
 _BY_KEY = {a.key: a for a in ACHIEVEMENTS}
 
@@ -86,7 +93,7 @@ class MetaStore:
         p.runs += 1
         p.best_wave = max(p.best_wave, summary.waves_reached)
         p.total_kills += summary.kills
-        p.wins += int(summary.won)
+        p.wins += int(full_win(summary))
         lines = []
         for a in ACHIEVEMENTS:
             if a.key in p.achievements or not a.reached(summary):

@@ -15,6 +15,7 @@ from pydantic import BaseModel, Field, ValidationError
 
 from coreai.llm.registry import BACKENDS
 from coreai.validation import explain
+from game.sim.config import FINAL_WAVE
 from game.zoo import GROUPS, MODELS
 
 
@@ -42,6 +43,9 @@ class LaunchOptions(BaseModel):
     mcp_port: int | None = Field(None, ge=1, le=65535, description="default: the [mcp] port setting, 8590")
     frozen: bool = Field(False, description="With --mcp: the run starts frozen; an MCP agent steps it.")
     respawn: bool = Field(False, description="Headless only: a death is counted and the run goes on.")
+    waves: int | None = Field(
+        None, ge=1, le=FINAL_WAVE, description=f"surviving this wave wins the run (default {FINAL_WAVE})"
+    )
 
 
 # A headless bot run re-simulates as fast as the CPU allows and records a trajectory that replays it: its
@@ -78,6 +82,20 @@ def check_seconds(seconds: float | None, *, headless: bool, mcp: bool) -> str | 
     return None
 
 
+def waves_arg(text: str) -> int:
+    """``--waves``: a whole number of waves from 1 to ``FINAL_WAVE`` (a shorter run; the full run is the
+    longest)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a number of waves (1 to {FINAL_WAVE})") from None
+    if not 1 <= value <= FINAL_WAVE:
+        raise argparse.ArgumentTypeError(
+            f"{value} waves: a run is 1 to {FINAL_WAVE} waves long (the full run is {FINAL_WAVE})"
+        )
+    return value
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="arena",
@@ -93,6 +111,13 @@ def build_parser() -> argparse.ArgumentParser:
             "stop after N seconds of game time; 0: no end (a window, or a headless --mcp session that runs "
             f"until Ctrl+C). Headless bot runs: at most {MAX_HEADLESS_SECONDS:g} (default 60)"
         ),
+    )
+    p.add_argument(
+        "--waves",
+        type=waves_arg,
+        default=None,
+        metavar="N",
+        help=f"a shorter run: surviving wave N wins it (1 to {FINAL_WAVE}; default {FINAL_WAVE}, ~18 min)",
     )
     p.add_argument("--seed", type=int, default=None, help="RNG seed (same seed + same inputs = same run)")
     p.add_argument(

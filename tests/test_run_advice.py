@@ -18,7 +18,7 @@ from game.analysis.rules import rules_analysis
 from game.app import GameApp
 from game.headless import RunSummary
 from game.sim import events as ev
-from game.sim.config import TICK_HZ
+from game.sim.config import FINAL_WAVE, TICK_HZ
 from game.views.gameover import PANEL_W, GameOverView
 
 SUMMARY = RunSummary(seed=0, seconds=28, waves_reached=1, kills=6, deaths=1, damage_taken=100.0,
@@ -53,6 +53,22 @@ def test_a_player_who_stood_still_under_contact_hits_is_told_to_keep_moving() ->
     # standing still but hurt by enemy shots: not the contact advice
     assert "keep moving" not in rules_analysis(
         SUMMARY, _ledger(walk=False, source="projectile", accuracy=0.6)
+    )
+
+
+def test_a_won_run_reads_as_a_win_and_the_merchant_is_named_only_after_meeting_it() -> None:
+    coins = {"balance": 7, "spent": 0}
+    full = SUMMARY.model_copy(update={"won": True, "deaths": 0, "waves_reached": FINAL_WAVE})
+    text = rules_analysis(full, _ledger(walk=True, accuracy=0.6), coins)
+    assert f"all {FINAL_WAVE} waves survived." in text and "by wave" not in text
+    assert text.splitlines()[-1] == "Try next: the hard preset (O on the title screen), or beat this score."
+    short = rules_analysis(SUMMARY.model_copy(update={"won": True}), _ledger(walk=True, accuracy=0.6), coins)
+    assert "wave 1 survived." in short and f"a full run: survive all {FINAL_WAVE} waves." in short
+    # a run lost in wave 1 never met the merchant (it opens after a wave): no coin advice
+    assert "merchant" not in rules_analysis(SUMMARY, _ledger(walk=True, accuracy=0.6), coins)
+    later = SUMMARY.model_copy(update={"waves_reached": 3})
+    assert "spend your coins at the merchant" in rules_analysis(
+        later, _ledger(walk=True, accuracy=0.6), coins
     )
 
 

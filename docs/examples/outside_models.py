@@ -1,6 +1,6 @@
 """Player models from outside the game, for judging the director on play it was never tuned on.
 
-Written after the fourth pass's held-out run and used once (game/eval/README.md, "Director 2, fourth pass"):
+Written after the fourth pass's held-out run and used once (game/eval/HISTORY.md, "Director 2, fourth pass"):
 
     PYTHONPATH=docs/examples python -m game.eval ab --seeds 3 --first-seed 16000 --seconds 300 \
         --skills outside_models:Flustered,outside_models:Brawler,outside_models:Orbiter,outside_models:Kiter

@@ -214,7 +214,10 @@ class AiSession:
         """A new run: the session's one director starts fresh (telemetry, pacing) in the current mode.
         ``respawn`` (headless ``--respawn``): a death is counted and the run goes on."""
         self.director.reset(seed)
-        return World(seed=seed, spawner=self.director.spawner, respawn=respawn)
+        world = World(seed=seed, spawner=self.director.spawner, respawn=respawn)
+        if self.options.waves is not None:  # --waves N: a shorter run, won by surviving wave N
+            world.final_wave = self.options.waves
+        return world
 
     def on_run_start(self, world: World) -> None:
         self.handle.world = world
@@ -234,6 +237,7 @@ class AiSession:
             bot=self.options.bot,
             seconds=self.options.seconds or 0.0,
             respawn=world.respawn,
+            final_wave=world.final_wave,
         )
 
         self.director.trajectory = NotifyingTrajectory(self.trajectory, self.play.runs.run_changed)

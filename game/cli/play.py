@@ -24,9 +24,16 @@ def run_headless_cli(options: LaunchOptions, seed: int) -> RunSummary:
     llm_director = options.director not in DETERMINISTIC
     if not llm_director and not options.mcp:
         from game.headless_runs.run import run_directed
+        from game.sim.config import FINAL_WAVE
 
         summary, _ = run_directed(
-            seed, seconds, bot, options.director, respawn=options.respawn, trajectory=True
+            seed,
+            seconds,
+            bot,
+            options.director,
+            respawn=options.respawn,
+            trajectory=True,
+            final_wave=options.waves or FINAL_WAVE,
         )
         return summary
     from game.ai.session import AiSession

@@ -3,6 +3,9 @@
     python -m game.eval decisions [--backend rules] [--scenarios FILE] [--min-accuracy 0.95]
     python -m game.eval ab [--mode rules] [--seeds 5] [--first-seed 0] [--seconds 180]
                            [--skills ladder] [--workers 2] [--json FILE]
+                                     # --mode: static, rules, an LLM backend (local, openai, stub), or
+                                     # replay:PATH (a recorded run, or a folder of them: their seeds and
+                                     # models are the report's); --record FOLDER keeps the director's runs
                                      # --skills: model names or groups (ladder, zoo, all) or
                                      # package.module:Factory, separated by commas or spaces
     python -m game.eval first-wave [--seeds 10] [--first-seed 0] [--skill novice] [--mode rules]
@@ -38,14 +41,12 @@ from pathlib import Path
 from coreai.errors import CoreAIError
 from coreai.logging import configure_logging
 from coreai.settings import LogSettings
-from game.director.director import STATIC
-from game.eval.ab import MAX_SECONDS, SKILLS, format_ab, run_ab, write_json
 from game.eval.decisions import backend_names, evaluate, format_report, format_summary, make_backend
 from game.eval.first_wave import first_wave, format_first_wave
-from game.eval.modes import DETERMINISTIC, LOCKSTEP_S, check_mode, sources_for
 from game.eval.progress import ProgressBar
+from game.eval.report_cli import ab_command, add_ab_parser, add_stakes_parser, stakes_command
 from game.eval.scenarios import SHIPPED_SCENARIOS, load_scenarios
-from game.zoo import GROUPS, MODELS, UnknownPlayer, expand, resolve
+from game.zoo import GROUPS, MODELS, UnknownPlayer, resolve
 
 
 def _register_chat_backends() -> None:
@@ -81,57 +82,14 @@ def _parser() -> argparse.ArgumentParser:
     t.add_argument("--limit", type=int, default=0, help="at most N questions per role")
     t.add_argument("--out", type=Path, default=None, help="write every answer to this JSONL file")
     sub.add_parser("players", help="list the player models, one line each")
-    s = sub.add_parser(
-        "stakes", help="the real game to the run's end: win rate, close calls, director vs static"
-    )
-    s.add_argument(
-        "--mode", default="rules", help="the director mode to compare with static (any plan source)"
-    )
-    s.add_argument("--seeds", type=int, default=10, help="how many seeds (0: only the --plot runs)")
-    s.add_argument("--first-seed", type=int, default=0, help="seeds run from this one up")
-    s.add_argument("--skills", nargs="+", default=["ladder", "idle"], help="player models or groups")
-    s.add_argument("--difficulty", default="normal", help="easy, normal, hard, or all")
-    s.add_argument("--workers", type=int, default=2)
-    s.add_argument("--json", type=Path, default=None, help="also write every run's figures to this file")
-    s.add_argument(
-        "--plot", type=Path, default=None, help="write a PNG of one seed, static above the director"
-    )
-    s.add_argument("--plot-skill", default="novice", help="the player model the --plot runs use")
-    s.add_argument(
-        "--real-time", action="store_true", help="an LLM mode's plans land when they land (no lockstep)"
-    )
+    add_stakes_parser(sub)
     for name in ("programmer", "creator"):  # game.eval.agents: the agents that act
         g = sub.add_parser(name, help=f"the {name.capitalize()} on tuned and held-out requests")
         g.add_argument("--backend", default="local", help="the backend the role is routed to")
         g.add_argument("--split", default="all", help="all, tuned, held-out, or 'held-out-N (seen)'")
         g.add_argument("--limit", type=int, default=0, help="at most N requests")
     for name in ("ab", "all"):
-        a = sub.add_parser(name, help="bot A/B, static vs director" if name == "ab" else "decisions + A/B")
-        a.add_argument("--mode", default="rules", help="the director mode to compare with static")
-        a.add_argument("--seeds", type=int, default=5, help="how many seeds")
-        a.add_argument("--first-seed", type=int, default=0, help="seeds run from this one up")
-        a.add_argument(
-            "--seconds", type=float, default=180.0, help=f"game time per run, up to {MAX_SECONDS:g}"
-        )
-        a.add_argument(
-            "--skills",
-            nargs="+",
-            default=list(SKILLS),
-            help="player models or groups (ladder, zoo, all) or package.module:Factory, separated by "
-            "commas or spaces (default: ladder)",
-        )
-        a.add_argument("--json", type=Path, default=None, help="also write every run's figures to this file")
-        a.add_argument(
-            "--report-at",
-            default="",
-            help="also report the first N seconds of the same runs, e.g. 180 (comma-separated)",
-        )
-        a.add_argument("--workers", type=int, default=2)
-        a.add_argument("--real-time", action="store_true", help="an LLM mode's plans land when they land")
-        if name == "all":
-            a.add_argument(
-                "--llm-backends", default="rules,stub,local", help="backends scored raw and guarded"
-            )
+        add_ab_parser(sub, name)
     return p
 
 
@@ -172,95 +130,6 @@ def _backend_table(names: str) -> None:
     sys.stdout.write(format_summary(reports) + "\n\n")
 
 
-def _ab(args: argparse.Namespace) -> int:
-    try:
-        skills = expand(args.skills)
-    except UnknownPlayer as exc:
-        sys.stderr.write(f"{exc}\n")
-        return 2
-    if not 1.0 <= args.seconds <= MAX_SECONDS:
-        sys.stderr.write(f"--seconds must be in [1, {MAX_SECONDS:g}], got {args.seconds:g}\n")
-        return 2
-    if args.seeds < 1:
-        sys.stderr.write(f"--seeds must be at least 1, got {args.seeds}\n")
-        return 2
-    try:
-        report_at = tuple(float(t) for t in args.report_at.split(",") if t.strip())
-    except ValueError:
-        sys.stderr.write(f"--report-at takes seconds separated by commas, got {args.report_at!r}\n")
-        return 2
-    if any(not 0 < t < args.seconds for t in report_at):
-        sys.stderr.write(f"--report-at times must lie between 0 and --seconds ({args.seconds:g})\n")
-        return 2
-    bad = check_mode(args.mode)
-    if bad:
-        sys.stderr.write(bad + "\n")
-        return 2
-    results = run_ab(
-        seeds=range(args.first_seed, args.first_seed + args.seeds),
-        seconds=args.seconds,
-        skills=skills,
-        mode=args.mode,
-        workers=args.workers,
-        report_at=report_at,
-        sources=sources_for(args.mode),
-        lockstep_s=None if args.real_time else LOCKSTEP_S,
-    )
-    sys.stdout.write(format_ab(results, args.mode, args.seconds) + "\n")
-    if args.json is not None:
-        write_json(results, args.json)
-    return 0
-
-
-def _stakes(args: argparse.Namespace) -> int:
-    from game.director.tuning import preset_names
-    from game.eval.stakes import format_stakes, run_one, run_stakes
-    from game.eval.stakes import write_json as write_stakes
-
-    try:
-        skills = expand(args.skills)
-        resolve(args.plot_skill)
-    except UnknownPlayer as exc:
-        sys.stderr.write(f"{exc}\n")
-        return 2
-    presets = tuple(preset_names())
-    difficulties = presets if args.difficulty == "all" else (args.difficulty,)
-    if any(d not in presets for d in difficulties):
-        sys.stderr.write(f"unknown difficulty '{args.difficulty}'; known: {', '.join(presets)}, all\n")
-        return 2
-    bad = check_mode(args.mode)
-    if bad:
-        sys.stderr.write(bad + "\n")
-        return 2
-    if args.seeds < 0 or (args.seeds == 0 and args.plot is None):
-        sys.stderr.write("--seeds must be at least 1 (or 0 with --plot)\n")
-        return 2
-    lockstep = None if args.real_time else LOCKSTEP_S
-    if args.seeds:
-        results = run_stakes(
-            seeds=range(args.first_seed, args.first_seed + args.seeds),
-            skills=skills,
-            modes=(STATIC, args.mode),
-            difficulties=difficulties,
-            workers=args.workers,
-            lockstep_s=lockstep,
-            sources=None if args.mode in DETERMINISTIC else sources_for,
-        )
-        sys.stdout.write(format_stakes(results, args.mode) + "\n")
-        if args.json is not None:
-            write_stakes(results, args.json)
-    if args.plot is not None:
-        from game.eval.plot import plot_runs
-
-        runs = [
-            run_one((args.plot_skill, args.first_seed, m, difficulties[0], True, lockstep), sources_for)
-            for m in (STATIC, args.mode)
-        ]
-        title = f"{args.plot_skill} bot, seed {args.first_seed}, {difficulties[0]}: static (top) vs director"
-        sys.stdout.write(f"plot: {plot_runs(runs, args.plot, title)}\n")
-    return 0
-
-
 def _players() -> str:
     lines = ["Player models (python -m game.eval ab --skills NAME|ladder|zoo|all):"]
     for group in ("ladder", "zoo"):
@@ -278,9 +147,9 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "decisions":
             return _decisions(args.backend, args.scenarios, args.timeout, args.min_accuracy)
         if args.command == "ab":
-            return _ab(args)
+            return ab_command(args)
         if args.command == "stakes":
-            return _stakes(args)
+            return stakes_command(args)
         if args.command == "players":
             sys.stdout.write(_players() + "\n")
             return 0
@@ -320,7 +189,7 @@ def main(argv: list[str] | None = None) -> int:
         from game.eval.talk import run_talk
 
         run_talk(["stub", "local"])
-        return _ab(args) or status
+        return ab_command(args) or status
     except CoreAIError as exc:
         sys.stderr.write(f"error: {exc}\n")
         return 2

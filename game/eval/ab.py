@@ -8,8 +8,9 @@ registered source). Runs are headless and spread over worker processes.
 Two kinds of figures come back for each run:
 
 - **what the player sees** (``game.eval.experience``, read from the world alone): empty screen, longest empty
-  stretch, engaged and danger shares, damage, kills and deaths per minute. These are the targets
-  (``target_misses``; the Director 2 issue states them).
+  stretch, engaged and danger shares, damage, kills and deaths per minute. Director 3's presence and pace
+  targets (``game.eval.ab_targets``) are read from these, each model against static: empty screen,
+  longest empty stretch, engaged share, kills per minute. Deaths and danger are reported, not targets.
 - **the director's own signals** (``FlowMeter``): flow and bored shares of its intensity, Sustain Peak
   windows, mean pressure. The director steers these, so they are diagnostics, never targets.
 """
@@ -17,17 +18,17 @@ Two kinds of figures come back for each run:
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from game.bot import LADDER
 from game.director.director import STATIC, Director
-from game.director.source import PlanSource
+from game.eval.ab_targets import format_targets, targets_json
 from game.eval.experience import DANGER_HP, EMPTY_AFTER_S, REACH_PX, Experience, ExperienceMeter
-from game.eval.progress import ProgressBar
+from game.eval.modes import in_this_process, record_file, setup_for
+from game.eval.recorded import replay_lines
+from game.eval.runner import run_jobs, seed_text
 from game.headless_runs.metrics import BORED_HP, BORED_INTENSITY, FLOW_BAND, PEAK_WINDOW_S, DirectedMetrics
 from game.headless_runs.run import run_directed
 from game.sim.config import TICK_HZ
@@ -36,24 +37,6 @@ from game.zoo import GROUPS
 
 SKILLS: tuple[str, ...] = LADDER  # the default; ``--skills`` takes any model of game.zoo, and groups
 MAX_SECONDS = 1200.0
-
-
-@dataclass(frozen=True)
-class Targets:
-    """What the director must do for what the player sees, each against static on the same seeds."""
-
-    empty_share: float = 0.03  # at most this share of play with no enemy in view (after the opening)
-    longest_empty_s: float = 5.0  # no empty stretch longer than this
-    engaged_drop: float = 0.05  # engaged share at least static's minus this
-    kills_share: float = 0.7  # kills per minute at least this share of static's
-    challenge_share: float = (
-        0.9  # a model that rarely dies under static takes at least this share of its damage
-    )
-    rare_deaths_per_5min: float = 1.0  # "rarely dies": fewer deaths than this per 5 minutes under static
-    weak_deaths_per_5min: float = 1.0  # the weaker half of the models: at most this many deaths per 5 minutes
-
-
-TARGETS = Targets()
 
 
 @dataclass(frozen=True)
@@ -70,6 +53,7 @@ class RunResult:
     minute_bored: tuple[float, ...] = ()
     peak_windows: int = 0
     peak_windows_hit: int = 0
+    replay: str = ""  # a replayed run: 'identical' to its recording, or where it diverged
 
     @property
     def deaths(self) -> int:
@@ -80,10 +64,13 @@ class RunResult:
         return self.exp.kills_per_min
 
 
-Job = tuple[str, int, str, float, tuple[float, ...]]
+# skill, seed, mode, seconds, report_at, lockstep_s, the trajectory file to record (None: not recorded)
+Job = tuple[str, int, str, float, tuple[float, ...], float | None, Path | None]
 
 
-def _result(skill: str, seed: int, mode: str, t: float, m: DirectedMetrics, exp: Experience) -> RunResult:
+def _result(
+    skill: str, seed: int, mode: str, t: float, m: DirectedMetrics, exp: Experience, replay: str = ""
+) -> RunResult:
     return RunResult(
         skill,
         seed,
@@ -97,14 +84,14 @@ def _result(skill: str, seed: int, mode: str, t: float, m: DirectedMetrics, exp:
         m.minute_bored,
         m.peak_windows,
         m.peak_windows_hit,
+        replay,
     )
 
 
-def run_one(
-    job: Job, sources: tuple[PlanSource, ...] = (), lockstep_s: float | None = None
-) -> list[RunResult]:
+def run_one(job: Job) -> list[RunResult]:
     """One run: its result at ``seconds`` and at each shorter ``report_at`` time of the same run."""
-    skill, seed, mode, seconds, report_at = job
+    skill, seed, mode, seconds, report_at, lockstep_s, record = job
+    setup = setup_for(mode, seed, skill)
     meter = ExperienceMeter()
     marks = {round(t * TICK_HZ): t for t in report_at if 0 < t < seconds}
     early: list[Experience] = []
@@ -118,7 +105,7 @@ def run_one(
         if w.tick in marks:
             early.append(meter.result(w))
 
-    _, m = run_directed(
+    summary, m = run_directed(
         seed,
         seconds,
         skill,
@@ -126,14 +113,17 @@ def run_one(
         respawn=True,
         checkpoints=report_at,
         on_tick=watch,
-        sources=sources,
+        on_start=setup.on_start,
+        sources=setup.sources,
+        memory=setup.memory,
         lockstep_s=lockstep_s,
+        trajectory=record or False,
     )
     times = sorted(marks.values())
     out = [
         _result(skill, seed, mode, t, cm, ex) for t, cm, ex in zip(times, m.checkpoints, early, strict=True)
     ]
-    return [*out, _result(skill, seed, mode, seconds, m, meter.result(seen[0]))]
+    return [*out, _result(skill, seed, mode, seconds, m, meter.result(seen[0]), setup.verdict(summary))]
 
 
 def run_ab(
@@ -145,32 +135,32 @@ def run_ab(
     workers: int = 2,
     progress: bool = True,
     report_at: Sequence[float] = (),
-    sources: tuple[PlanSource, ...] = (),
     lockstep_s: float | None = None,
+    cells: Sequence[tuple[str, int]] | None = None,
+    record: Path | None = None,
 ) -> list[RunResult]:
-    """Every (model, seed) under static and ``mode``; results at ``seconds`` and each ``report_at`` time.
-    With ``sources`` (an LLM plan source for ``mode``) the runs go one at a time in this process, the
-    simulation waiting up to ``lockstep_s`` for each pending plan."""
+    """Every (model, seed) under static and ``mode`` (``cells``: just these (model, seed) pairs, e.g. the
+    recorded ones of a replay); results at ``seconds`` and each ``report_at`` time. An LLM ``mode`` runs one
+    run at a time in this process, the simulation waiting up to ``lockstep_s`` for each pending plan.
+    ``record``: a folder that keeps each director run's trajectory (``replay:FOLDER`` replays them)."""
     marks = tuple(sorted(float(t) for t in report_at))
-    jobs: list[Job] = [(sk, sd, md, seconds, marks) for sk in skills for sd in seeds for md in (STATIC, mode)]
-    bar = ProgressBar(len(jobs), "bot A/B") if progress else None
-    results: list[RunResult] = []
-    if workers <= 1 or sources:
-        for i, job in enumerate(jobs, start=1):
-            results.extend(run_one(job, sources, lockstep_s))
-            if bar:
-                bar.update(i, f"{job[0]} seed {job[1]} {job[2]}")
-    else:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            futures = [pool.submit(run_one, job) for job in jobs]
-            for i, fut in enumerate(as_completed(futures), start=1):
-                rs = fut.result()
-                results.extend(rs)
-                if bar:
-                    bar.update(i, f"{rs[-1].skill} seed {rs[-1].seed} {rs[-1].mode}")
-    if bar:
-        bar.close()
-    order = {name: i for i, name in enumerate(dict.fromkeys([*skills, *GROUPS["all"]]))}
+    pairs = list(cells) if cells is not None else [(sk, sd) for sk in skills for sd in seeds]
+    jobs: list[Job] = [
+        (sk, sd, md, seconds, marks, lockstep_s if md == mode else None, record_file(record, md, sk, sd))
+        for sk, sd in pairs
+        for md in (STATIC, mode)
+    ]
+    runs = run_jobs(
+        jobs,
+        run_one,
+        label="bot A/B",
+        describe=lambda rs: f"{rs[-1].skill} seed {rs[-1].seed} {rs[-1].mode}",
+        workers=workers,
+        in_process=in_this_process(mode),
+        progress=progress,
+    )
+    results = [r for rs in runs for r in rs]
+    order = {name: i for i, name in enumerate(dict.fromkeys([*(sk for sk, _ in pairs), *GROUPS["all"]]))}
     return sorted(results, key=lambda r: (r.seconds, order.get(r.skill, 99), r.seed, r.mode))
 
 
@@ -203,41 +193,7 @@ def summarize(results: Sequence[RunResult], mode: str) -> dict[str, dict[str, fl
             row[f"windows_hit_{label}"] = float(sum(r.peak_windows_hit for r in rs))
             row["runs"] = float(len(rs))
         out[skill] = row
-    _mark_weaker_half(out)
     return out
-
-
-def _mark_weaker_half(table: dict[str, dict[str, float]]) -> None:
-    """The weaker half of the models in this report: the ones that die most under static."""
-    ranked = sorted(table, key=lambda s: -table[s]["deaths5_static"])
-    weaker = set(ranked[: math.ceil(len(ranked) / 2)])
-    for skill, row in table.items():
-        row["weaker_half"] = 1.0 if skill in weaker and row["deaths_static"] > 0 else 0.0
-
-
-def target_misses(row: dict[str, float], t: Targets = TARGETS) -> list[str]:
-    """Which of the player-facing targets this model's row misses (empty: all met)."""
-    misses = []
-    if row["empty_director"] > t.empty_share:
-        misses.append(f"empty > {t.empty_share:.0%}")
-    if row["longest_empty_director"] > t.longest_empty_s:
-        misses.append(f"an empty stretch > {t.longest_empty_s:g} s")
-    if row["deaths_director"] > row["deaths_static"]:
-        misses.append("deaths > static")
-    if row["weaker_half"] and row["deaths5_director"] > t.weak_deaths_per_5min:
-        misses.append(f"> {t.weak_deaths_per_5min:g} death per 5 min")
-    if row["engaged_director"] < row["engaged_static"] - t.engaged_drop:
-        misses.append(f"engaged < static - {t.engaged_drop * 100:g} pts")
-    if row["danger_director"] > row["danger_static"]:
-        misses.append("danger > static")
-    if row["kills_director"] < t.kills_share * row["kills_static"]:
-        misses.append(f"kills/min < {t.kills_share:.0%} of static")
-    if (
-        row["deaths5_static"] < t.rare_deaths_per_5min
-        and row["damage_director"] < t.challenge_share * row["damage_static"]
-    ):
-        misses.append(f"damage/min < {t.challenge_share:.0%} of static (coddled)")
-    return misses
 
 
 # ---------------------------------------------------------------------------------------------- report
@@ -261,12 +217,8 @@ def format_ab(results: Sequence[RunResult], mode: str, seconds: float, *, per_mi
         _format_one([r for r in results if r.seconds == t], mode, t, detail=per_minute and t == times[-1])
         for t in times
     ]
-    return "\n\n".join(blocks)
-
-
-def _seed_text(seeds: list[int]) -> str:
-    contiguous = bool(seeds) and seeds == list(range(seeds[0], seeds[-1] + 1))
-    return f"{seeds[0]}-{seeds[-1]}" if contiguous and len(seeds) > 1 else ",".join(map(str, seeds))
+    replays = replay_lines([(r.skill, r.seed, r.replay) for r in results if r.seconds == times[-1]])
+    return "\n".join(["\n\n".join(blocks), *replays])
 
 
 def _arrow(a: float, b: float, fmt: str) -> str:
@@ -278,31 +230,29 @@ def _format_one(results: Sequence[RunResult], mode: str, seconds: float, *, deta
     seeds = sorted({r.seed for r in results})
     lo, hi = FLOW_BAND
     lines = [
-        f"Bot A/B: director '{mode}' vs static difficulty, {len(seeds)} seeds ({_seed_text(seeds)}) x "
+        f"Bot A/B: director '{mode}' vs static difficulty, {len(seeds)} seeds ({seed_text(seeds)}) x "
         f"{seconds:g} s game time per model (respawn on). Each cell: static>director.",
         "",
         "What the player sees (measured from the world; the director reads none of it):",
         f"empty = no enemy in the 1280x720 view (after the first {EMPTY_AFTER_S:g} s); longest = the longest "
         f"empty stretch, s; engaged = an enemy within {REACH_PX:g} px or hit in the last 3 s, at HP >= "
         f"{DANGER_HP:.0%}; danger = HP < {DANGER_HP:.0%}; per minute: damage taken, kills; deaths summed "
-        "over seeds (* = weaker half: most static deaths)",
+        "over seeds (deaths and danger are not targets)",
         "",
         f"{'model':<9}| {'empty %':>11} | {'longest s':>11} | {'engaged %':>11} | {'danger %':>11} | "
-        f"{'damage/min':>11} | {'kills/min':>11} | {'deaths':>9} | targets",
+        f"{'damage/min':>11} | {'kills/min':>11} | {'deaths':>9}",
     ]
     for skill, row in table.items():
-        misses = target_misses(row)
-        star = "*" if row["weaker_half"] else " "
         lines.append(
-            f"{skill:<8}{star}| {_arrow(row['empty_static'] * 100, row['empty_director'] * 100, '5.1f')} | "
+            f"{skill:<9}| {_arrow(row['empty_static'] * 100, row['empty_director'] * 100, '5.1f')} | "
             f"{_arrow(row['longest_empty_static'], row['longest_empty_director'], '5.1f')} | "
             f"{_arrow(row['engaged_static'] * 100, row['engaged_director'] * 100, '5.1f')} | "
             f"{_arrow(row['danger_static'] * 100, row['danger_director'] * 100, '5.1f')} | "
             f"{_arrow(row['damage_static'], row['damage_director'], '5.1f')} | "
             f"{_arrow(row['kills_static'], row['kills_director'], '5.1f')} | "
-            f"{_arrow(row['deaths_static'], row['deaths_director'], '4.0f')} | "
-            + ("met" if not misses else "MISSED: " + "; ".join(misses))
+            f"{_arrow(row['deaths_static'], row['deaths_director'], '4.0f')}"
         )
+    lines += ["", *format_targets(table)]
     lines += [
         "",
         "The director's own signals (diagnostics, not targets: the director steers them):",
@@ -362,6 +312,17 @@ def _per_seed_block(results: Sequence[RunResult], mode: str, table: dict[str, di
     return lines
 
 
-def write_json(results: Sequence[RunResult], path: Path) -> None:
-    """Every result, for other tools and the eval README's tables."""
-    path.write_text(json.dumps([asdict(r) for r in results], indent=1) + "\n")
+def write_json(results: Sequence[RunResult], path: Path, mode: str) -> None:
+    """Each model's targets (pass or fail, per report time) and every run's figures, for other tools and the
+    eval README's tables."""
+    targets = []
+    for t in sorted({r.seconds for r in results}):
+        targets += targets_json(summarize([r for r in results if r.seconds == t], mode), t)
+    rows = []
+    for r in results:
+        row = asdict(r)
+        if not row["replay"]:
+            del row["replay"]  # only a replayed run says whether it reproduced its recording
+        rows.append(row)
+    doc = {"mode": mode, "targets": targets, "runs": rows}
+    path.write_text(json.dumps(doc, indent=1) + "\n")

@@ -21,14 +21,14 @@ import itertools
 import json
 import statistics
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from game.bot import LADDER
 from game.director.director import STATIC, Director
-from game.director.source import PlanSource
-from game.eval.progress import ProgressBar
+from game.eval.modes import in_this_process, record_file, setup_for
+from game.eval.recorded import replay_lines
+from game.eval.runner import run_jobs, seed_text
 from game.headless_runs.run import run_directed
 from game.sim.config import TICK_HZ
 from game.sim.view import in_view
@@ -69,6 +69,7 @@ class StakesRun:
     low_s: float  # seconds under LOW_HP
     kills: int
     samples: tuple[Sample, ...] = field(default=(), repr=False)
+    replay: str = ""  # a replayed run: 'identical' to its recording, or where it diverged
 
 
 class StakesMeter:
@@ -98,12 +99,13 @@ class StakesMeter:
             )
 
 
-Job = tuple[str, int, str, str, bool, float | None]  # skill, seed, mode, difficulty, samples, lockstep_s
-SourceFactory = Callable[[str], tuple[PlanSource, ...]]
+# skill, seed, mode, difficulty, keep samples, lockstep_s, the trajectory file to record (None: not recorded)
+Job = tuple[str, int, str, str, bool, float | None, Path | None]
 
 
-def run_one(job: Job, sources: SourceFactory | None = None) -> StakesRun:
-    skill, seed, mode, difficulty, keep, lockstep = job
+def run_one(job: Job) -> StakesRun:
+    skill, seed, mode, difficulty, keep, lockstep, record = job
+    setup = setup_for(mode, seed, skill)
     meter = StakesMeter(keep_samples=keep)
     summary, _ = run_directed(
         seed,
@@ -111,10 +113,13 @@ def run_one(job: Job, sources: SourceFactory | None = None) -> StakesRun:
         skill,
         mode,
         respawn=False,
-        sources=sources(mode) if sources is not None else (),
+        sources=setup.sources,
+        memory=setup.memory,
+        on_start=setup.on_start,
         on_tick=meter.add,
         difficulty=difficulty,
         lockstep_s=lockstep,
+        trajectory=record or False,
     )
     return StakesRun(
         skill=skill,
@@ -129,6 +134,7 @@ def run_one(job: Job, sources: SourceFactory | None = None) -> StakesRun:
         low_s=meter.low_ticks / TICK_HZ,
         kills=summary.kills,
         samples=tuple(meter.samples),
+        replay=setup.verdict(summary),
     )
 
 
@@ -141,35 +147,30 @@ def run_stakes(
     workers: int = 2,
     progress: bool = True,
     lockstep_s: float | None = None,
-    sources: SourceFactory | None = None,
+    cells: Sequence[tuple[str, int]] | None = None,
+    record: Path | None = None,
 ) -> list[StakesRun]:
-    """Every (model, seed, mode, difficulty) to the run's end. With ``sources`` (LLM plan sources) the runs
-    go one at a time in this process: a model is one owner's."""
+    """Every (model, seed, mode, difficulty) to the run's end (``cells``: just these (model, seed) pairs,
+    e.g. the recorded ones of a replay). An LLM mode's runs go one at a time in this process (a model is
+    one owner's), the simulation waiting up to ``lockstep_s`` for each pending plan. ``record``: a folder
+    that keeps each director run's trajectory (normal difficulty; ``replay:FOLDER`` replays them)."""
+    pairs = list(cells) if cells is not None else [(sk, sd) for sk in skills for sd in seeds]
     jobs: list[Job] = [
-        (sk, sd, md, df, False, lockstep_s)
+        (sk, sd, md, df, False, lockstep_s if in_this_process(md) else None, record_file(record, md, sk, sd))
         for df in difficulties
         for md in modes
-        for sk in skills
-        for sd in seeds
+        for sk, sd in pairs
     ]
-    bar = ProgressBar(len(jobs), "stakes") if progress else None
-    out: list[StakesRun] = []
-    if workers <= 1 or sources is not None:
-        for i, job in enumerate(jobs, start=1):
-            out.append(run_one(job, sources))
-            if bar:
-                bar.update(i, f"{job[0]} seed {job[1]} {job[2]}")
-    else:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            futures = [pool.submit(run_one, job) for job in jobs]
-            for i, fut in enumerate(as_completed(futures), start=1):
-                r = fut.result()
-                out.append(r)
-                if bar:
-                    bar.update(i, f"{r.skill} seed {r.seed} {r.mode}")
-    if bar:
-        bar.close()
-    order = {s: i for i, s in enumerate(skills)}
+    out = run_jobs(
+        jobs,
+        run_one,
+        label="stakes",
+        describe=lambda r: f"{r.skill} seed {r.seed} {r.mode}",
+        workers=workers,
+        in_process=any(in_this_process(m) for m in modes),
+        progress=progress,
+    )
+    order = {s: i for i, s in enumerate(dict.fromkeys(sk for sk, _ in pairs))}
     return sorted(out, key=lambda r: (r.difficulty, order.get(r.skill, 99), r.mode != STATIC, r.mode, r.seed))
 
 
@@ -272,7 +273,7 @@ def format_stakes(results: Sequence[StakesRun], director_mode: str) -> str:
     seeds = sorted({r.seed for r in results})
     lines = [
         f"Stakes: the real game (no respawn) to the run's end (a win, a death, or {MAX_RUN_S:g} s), "
-        f"{len(seeds)} seeds ({seeds[0]}-{seeds[-1]}) per model. "
+        f"{len(seeds)} seeds ({seed_text(seeds)}) per model. "
         f"Each cell: static > director '{director_mode}'.",
         f"close calls = HP under {CLOSE_LOW:.0%}, then back above {CLOSE_HIGH:.0%}; low = seconds under "
         f"{LOW_HP:.0%} HP. Medians over the runs.",
@@ -304,6 +305,7 @@ def format_stakes(results: Sequence[StakesRun], director_mode: str) -> str:
     if len({r.difficulty for r in results}) > 1:
         pm = preset_misses(results, director_mode)
         lines += ["Presets: " + ("ordered" if not pm else f"{len(pm)} missed")] + [f"  - {m}" for m in pm]
+    lines += replay_lines([(r.skill, r.seed, r.replay) for r in results])
     return "\n".join(lines)
 
 
@@ -312,5 +314,7 @@ def write_json(results: Sequence[StakesRun], path: Path) -> None:
     for r in results:
         d = asdict(r)
         d.pop("samples", None)
+        if not d["replay"]:
+            del d["replay"]  # only a replayed run says whether it reproduced its recording
         rows.append(d)
     path.write_text(json.dumps(rows, indent=1) + "\n")

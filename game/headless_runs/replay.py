@@ -130,7 +130,7 @@ def _replay(path: Path, *, strict: bool, events: EventRegistry | None) -> RunSum
         h.mode, seed=h.seed, sources=tuple(sources), memory=DirectorMemory(list(h.memory)), events=registry
     )
     director.trajectory = sink
-    world = World(seed=h.seed, spawner=director.spawner, respawn=h.respawn)
+    world = World(seed=h.seed, spawner=director.spawner, respawn=h.respawn, final_wave=h.final_wave)
     world_ref.append(world)
     switches = {m.tick: m.mode for m in traj.modes}
 

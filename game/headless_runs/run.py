@@ -19,7 +19,7 @@ from game.director.trajectory import MAX_REPLAY_SECONDS
 from game.headless import RunSummary, run_headless
 from game.headless_runs.metrics import DirectedMetrics, FlowMeter
 from game.headless_runs.trajectory_file import TrajectoryHeader, TrajectoryWriter, new_run_path
-from game.sim.config import TICK_HZ
+from game.sim.config import FINAL_WAVE, TICK_HZ
 from game.sim.world import World
 
 
@@ -31,10 +31,11 @@ def build(
     sources: tuple[PlanSource, ...] = (),
     memory: DirectorMemory | None = None,
     difficulty: str = "normal",
+    final_wave: int | None = FINAL_WAVE,
 ) -> tuple[Director, World]:
     """A director and its world, wired together (the window game does the same)."""
     director = Director(mode, seed=seed, sources=sources, memory=memory, difficulty=lambda: difficulty)
-    world = World(seed=seed, spawner=director.spawner, respawn=respawn)
+    world = World(seed=seed, spawner=director.spawner, respawn=respawn, final_wave=final_wave)
     return director, world
 
 
@@ -46,6 +47,7 @@ def attach_trajectory(
     seconds: float,
     respawn: bool,
     path: Path | None = None,
+    final_wave: int | None = FINAL_WAVE,
 ) -> TrajectoryWriter:
     """Start recording ``director``'s decisions (call before the first tick; ``bot=None`` for a human)."""
     path = path if path is not None else new_run_path(seed, director.mode)
@@ -59,6 +61,7 @@ def attach_trajectory(
         mode=director.mode,
         seconds=seconds if replayable else 0.0,
         respawn=respawn,
+        final_wave=final_wave,
         memory=director.memory.notes(),
         events=list(director.events.names()),
     )
@@ -78,23 +81,36 @@ def run_directed(
     sources: tuple[PlanSource, ...] = (),
     memory: DirectorMemory | None = None,
     on_tick: Callable[[Director, World], None] | None = None,
+    on_start: Callable[[Director, World], None] | None = None,
     checkpoints: tuple[float, ...] = (),
     difficulty: str = "normal",
     lockstep_s: float | None = None,
+    final_wave: int | None = FINAL_WAVE,
 ) -> tuple[RunSummary, DirectedMetrics]:
     """Play one run; ``checkpoints`` (seconds) also measure the run's first N seconds, in the same run: the
     director never knows the run's length, so they equal separate shorter runs (a test checks).
 
     ``lockstep_s``: the simulation waits (up to that many seconds of wall time each) while a plan is
     pending, so a slow model is judged on its plans, not on the machine's speed; None: no wait (a model's
-    plan lands when it lands, as in a window at real time)."""
+    plan lands when it lands, as in a window at real time). ``on_start`` sees the director and the world
+    once, before the first tick (a replayed source binds to the world there)."""
     director, world = build(
-        seed, mode, respawn=respawn, sources=sources, memory=memory, difficulty=difficulty
+        seed,
+        mode,
+        respawn=respawn,
+        sources=sources,
+        memory=memory,
+        difficulty=difficulty,
+        final_wave=final_wave,
     )
+    if on_start is not None:
+        on_start(director, world)
     writer: TrajectoryWriter | None = None
     if trajectory:
         path = trajectory if isinstance(trajectory, Path) else None
-        writer = attach_trajectory(director, seed=seed, bot=bot, seconds=seconds, respawn=respawn, path=path)
+        writer = attach_trajectory(
+            director, seed=seed, bot=bot, seconds=seconds, respawn=respawn, path=path, final_wave=final_wave
+        )
     meter = FlowMeter()
     pressures: Counter[str] = Counter()
     seen = 0

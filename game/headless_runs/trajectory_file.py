@@ -30,6 +30,7 @@ from coreai.persist import loads_json
 from coreai.validation import reason
 from game.director.trajectory import MAX_REPLAY_SECONDS, DecisionRecord, ModeRecord
 from game.headless import RunSummary
+from game.sim.config import FINAL_WAVE
 from game.zoo import MODELS
 
 VERSION = 2  # 2: Director 2 (danger knob, spawn causes); older files are refused, not misreplayed
@@ -47,6 +48,9 @@ class TrajectoryHeader(BaseModel):
     mode: str = Field(min_length=1, max_length=64)
     seconds: float = Field(ge=0, le=MAX_REPLAY_SECONDS, allow_inf_nan=False)  # 0: open-ended play
     respawn: bool = True
+    final_wave: int | None = Field(
+        FINAL_WAVE, ge=1, le=1000
+    )  # surviving it won the run (--waves); None: endless
     memory: list[str] = Field(default_factory=list, max_length=64)
     events: list[str] = Field(
         default_factory=list, max_length=256, description="named events registered at the start"

@@ -188,7 +188,8 @@ class Hud:
         )
         # ---- wave and timer, top centre
         rects.add(width / 2 - 124, height - m - 66, 248, 66 + m - 6, PLATE)
-        self.wave.set(f"WAVE {world.wave}")
+        end = f"/{world.final_wave}" if world.final_wave else ""  # how far the run's end is
+        self.wave.set(f"WAVE {world.wave}{end}")
         self.wave.move(width / 2, height - m - 24)
         self.wave.draw()
         left = max(0.0, world.wave_time_left)

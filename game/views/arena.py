@@ -205,9 +205,12 @@ class ArenaView(AppView):
                 self.input.dashed()
             elif isinstance(e, ev.WaveStarted) and e.wave > 1:
                 boss = e.wave % BOSS_EVERY == 0
+                line = "a boss approaches" if boss else ""
+                if e.wave == world.final_wave:  # the run's end is in sight
+                    line = "the final wave" + (" and a boss" if boss else "") + ": survive it to win"
                 self.hud.banner.show(
                     f"WAVE {e.wave}",
-                    "a boss approaches" if boss else "",
+                    line,
                     2.0,
                     palette.BOSS if boss else palette.WAVE,
                 )
@@ -221,7 +224,10 @@ class ArenaView(AppView):
             elif isinstance(e, ev.RunWon):
                 self._death_timer = DEATH_DELAY_S
                 self.hud.banner.show(
-                    "VICTORY", f"all {e.wave} waves survived", DEATH_DELAY_S + 0.5, palette.GOOD
+                    "VICTORY",
+                    f"all {e.wave} waves survived" if e.wave > 1 else "wave 1 survived",
+                    DEATH_DELAY_S + 0.5,
+                    palette.GOOD,
                 )
 
     def run_frame_hooks(self, dt: float) -> None:

@@ -78,7 +78,8 @@ class GameOverView(AppView):
             font_name=palette.FONT_DISPLAY,
             color=title_color,
         )
-        won = f"all {summary.waves_reached} waves survived  -  " if reason == "won" else ""
+        n = summary.waves_reached
+        won = "" if reason != "won" else f"{f'all {n} waves' if n > 1 else 'wave 1'} survived  -  "
         sub = won + (
             f"NEW HIGH SCORE  #{rank}"
             if rank == 1

@@ -9,7 +9,8 @@ from __future__ import annotations
 import pytest
 
 from game.eval.__main__ import main as eval_main
-from game.eval.ab import run_ab, summarize, target_misses
+from game.eval.ab import run_ab, summarize
+from game.eval.ab_targets import target_misses
 from game.headless_runs.run import run_directed
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(900)]

@@ -167,7 +167,12 @@ def test_the_eval_judges_the_director_on_models_from_outside_the_game() -> None:
     rows = [line for line in out.stdout.splitlines() if line.startswith("outside_models:")]
     cells = [[c.strip() for c in r.split("|")] for r in rows[: len(names)]]
     assert [c[0].rstrip("* ") for c in cells] == [f"outside_models:{n}" for n in names]
-    assert all(len(c) == 9 and c[-1] for c in cells), "each row reads every measure and its targets"
+    assert all(len(c) == 8 and all(c) for c in cells), "each row reads every measure"
+    targets = [[c.strip() for c in r.split("|")] for r in rows[len(names) : 2 * len(names)]]
+    assert [c[0] for c in targets] == [f"outside_models:{n}" for n in names]
+    assert all(len(c) == 6 and all(x.startswith(("pass", "FAIL")) for x in c[1:5]) for c in targets), (
+        "and each of the four targets, passed or failed"
+    )
 
 
 def test_the_eval_lists_the_players(capsys: pytest.CaptureFixture[str]) -> None:
