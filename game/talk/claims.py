@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from game.talk.facts import FactBase, Thing, Value
+from game.talk.kinds import categories, is_a
 
 _WORD_NUMBERS = {
     "zero": 0, "no": 0, "one": 1, "a single": 1, "single": 1, "two": 2, "three": 3, "four": 4, "five": 5,
@@ -183,6 +184,7 @@ def read_claims(text: str, base: FactBase) -> list[Claim]:
         for _pos, each in mentions:
             out.append(Claim(each.key, "named", "yes", each.name))
         out.extend(_evolutions(sentence, mentions))
+        out.extend(Claim(key, "is_a", noun, said) for key, noun, said in categories(sentence, mentions, last))
         for m in _NUMBER.finditer(sentence):
             if _inside(m.start(1), taken) or _in_name(m.start(1), sentence, base):
                 continue
@@ -267,6 +269,8 @@ def judge(claim: Claim, base: FactBase) -> str:
         return f"there is no {claim.subject}"
     if claim.attribute == "named":
         return ""
+    if claim.attribute == "is_a":
+        return is_a(thing, str(claim.value), _said(thing))
     if claim.attribute == "short":
         coins = thing.attrs.get("coins", 0)
         prices = {int(t.attrs["price"]) for t in base.of_kind("item") if "price" in t.attrs}
@@ -318,6 +322,8 @@ def unsupported(
     loose = [g.value for g in grounded if g.subject == ""]  # numbers the grounded answer binds to nothing
     out = []
     for c in claims:
+        if c.attribute == "is_a":
+            continue  # what kind of thing it is: true or false by itself (``judge``)
         if c.attribute == "named":
             if c.subject not in named:
                 out.append((c, f"names {c.said or c.subject}, which the answer is not about"))

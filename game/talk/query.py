@@ -7,12 +7,14 @@ right reply holds) or None when the question is none of these (the role's other 
 
 from __future__ import annotations
 
-import difflib
 import re
 
 from game.talk.facts import FactBase, Thing
 from game.talk.howto import rule_answer
+from game.talk.near import BARE as _BARE
+from game.talk.near import closest
 from game.talk.said import PHRASE, Said, agree, coins, n, named, stat, stats, the
+from game.talk.shelf import TAG_WORDS
 from game.talk.vocab import (
     ATTR_NOUNS,
     KIND_WORDS,
@@ -33,7 +35,7 @@ _ABSENT = re.compile(
     r"(?:do you (?:sell|have|stock|carry|got)|have you got|got any|got|you sell|you have|do you do"
     r"|can i (?:buy|get|have|find|use)"
     r"|is there|are there|does the game have|do they have|is it possible to (?:get|buy)"
-    r"|where (?:can i|do i) (?:get|find|buy))"
+    r"|where (?:can i|do i) (?:get|find|buy)|^any|^got any|i (?:need|want|'m looking for|am looking for))"
     r"\s+(?P<article>an? |any |some |the |me )?(?P<what>[a-z][a-z' -]{1,40}?)"
     r"(?:\s+(?:for sale|here|in (?:the|this) game|in stock|to buy|on (?:the|your) shelf"
     r"|enemy|enemies|weapon|weapons))?\s*\??$",
@@ -41,21 +43,9 @@ _ABSENT = re.compile(
 )  # fmt: skip
 _GENERIC = re.compile(
     r"^(?:anything|something|things?|stuff|items?|weapons?|enem(?:y|ies)|mods?|upgrades?|more|other|else|"
-    r"any|a way|way|help|for|to|that|what|which|it|them|one|ones|boss|bosses|shop|coins?|money|gold)\b"
+    r"any|a way|way|help|for|to|that|what|which|it|them|one|ones|boss|bosses|shop|coins?|money|gold|tips?"
+    r"|advice|hints?|ideas?|suggestions?|recommendations?|questions?|luck|chance|news)\b"
 )
-# what a missing thing is nearest to, by what it is for: word -> an item tag or a weapon/enemy word
-NEAR = {
-    "shield": "max_hp", "armor": "max_hp", "armour": "max_hp", "helmet": "max_hp", "defense": "max_hp",
-    "defence": "max_hp", "protection": "max_hp", "potion": "heal", "bandage": "heal", "elixir": "heal",
-    "food": "heal", "health": "heal", "healing": "heal", "shoes": "speed", "boot": "speed", "sprint": "speed",
-    "ammo": "damage", "bomb": "damage", "grenade": "damage", "sword": "damage", "vacuum": "pickup",
-    "flamethrower": "burning", "flame": "burning", "fire": "burning", "rifle": "beam", "sniper": "beam",
-    "laser": "beam", "railgun": "beam", "shotgun": "pellets", "lightning": "bolt", "tesla": "bolt",
-    "rocket": "rockets", "bazooka": "rockets", "knife": "blades", "blade": "blades", "saw": "blades",
-    "minigun": "hail", "machinegun": "hail", "dragon": "burning", "zombie": "runs straight",
-    "ghost": "runs straight", "archer": "shoots", "sniperenemy": "shoots", "kamikaze": "explodes",
-    "bomber": "explodes", "knight": "shield", "tank": "tank", "slime": "runs straight",
-}  # fmt: skip
 
 
 def _kind(q: str, mentions: list[Thing], role: str) -> str:
@@ -221,43 +211,17 @@ def _lookup(q: str, t: Thing, base: FactBase) -> Said | None:
     return None
 
 
-WEAPONISH = frozenset({"burning", "beam", "pellets", "bolt", "rockets", "blades", "hail"})
-
-
-def _closest(what: str, base: FactBase, kind: str) -> Thing | None:
-    words = re.findall(r"[a-z]+", what.lower())
-    pool = [
-        t for t in base.things if t.kind in (("item",) if kind == "item" else ("weapon", "enemy", "item"))
-    ]
-    if kind in ("weapon", "enemy"):
-        pool = [t for t in pool if t.kind == kind]
-    for w in words:
-        near = NEAR.get(w) or NEAR.get(w.rstrip("s"))
-        if near is None:
-            continue
-        if kind == "item" and near in WEAPONISH:
-            near = "damage"  # the shelf has no weapons: what makes yours hit harder is nearest
-        for t in pool:
-            if (
-                near in str(t.attrs.get("tags", "")).split()
-                or near in t.text.lower()
-                or near == t.name.lower()
-            ):
-                return t
-    names = {t.name.lower(): t for t in pool}
-    close = difflib.get_close_matches(what.lower(), list(names), n=1, cutoff=0.6)
-    return names[close[0]] if close else None
-
-
 def _absent(q: str, base: FactBase, role: str) -> Said | None:
     m = _ABSENT.search(q.strip())
     if m is None:
         return None
     what = m.group("what").strip(" -'")
     article = m.group("article") or ""
-    if _GENERIC.match(what) or base.mentions(what) or len(what) < 3:
+    while what.split(" ", 1)[0] in _BARE and " " in what:  # "any good weapons?" asks for weapons
+        what = what.split(" ", 1)[1]
+    if _GENERIC.match(what) or base.mentions(what) or len(what) < 3 or what in _BARE:
         return None
-    if re.search(r"\b(?:heal|health|faster|speed|damage|stronger|hp|life|magnet|pick ?up)\b", what):
+    if any(re.search(words, what) for _tag, words in TAG_WORDS):
         return None  # a need: the shelf's effect tags answer it
     a = article if article.strip() in ("a", "an") else ""
     explicit = [k for k, p in KIND_WORDS.items() if k != "item" and re.search(p, q)]
@@ -268,21 +232,26 @@ def absent_answer(what: str, base: FactBase, role: str, kind: str = "any") -> Sa
     """What is not there, said so, with the closest thing that is (by what it is for, else by its name)."""
     kind = "item" if role == "Merchant" else kind
     bare = re.sub(r"^(?:an?|the|some|any) ", "", what)
-    near = _closest(bare, base, kind)
+    near, purpose = closest(bare, base, kind)
     out = Said("absent")
     said = f"No, I don't sell {what}." if role == "Merchant" else f"There is no {bare} in the game."
     out.say(said).must("no|not|don't|isn't")
-    if near is not None:
+    lead = f"The closest, {purpose}," if purpose else "The closest"
+    if near is not None and near.kind == "key":
+        out.say(f"{lead} is the {near.name} key: {near.text[0].lower()}{near.text[1:]}.", named(near))
+        out.must(near.name)
+    elif near is not None:
         text, claims = stats(near, ("price", "stock") if near.kind == "item" else ("hp", "damage"))
         gives = near.text.startswith(("+", "-"))
         text = f" ({text})" if text else ""
         if near.kind == "weapon":  # the stats first: a weapon's own words may name another weapon
-            said = f"The closest is {the(near)}{text}, {near.text}."
+            said = f"{lead} is {the(near)}{text}, {near.text}."
         else:
-            said = f"The closest is {the(near)}{text}: it {'gives ' if gives else ''}{near.text}."
+            said = f"{lead} is {the(near)}{text}: it {'gives ' if gives else ''}{near.text}."
         out.say(said, named(near), *claims).must(near.name)
     elif role == "Merchant":
         stocked = [t for t in base.of_kind("item") if int(t.attrs.get("stock", 0)) > 0]
+        out.say("Nothing I sell is like it.")
         out.say("I sell " + ", ".join(the(t) for t in stocked) + ".", *(named(t) for t in stocked))
     return out
 

@@ -64,7 +64,7 @@ TAG_WORDS: tuple[tuple[str, str], ...] = (
     ),
     (
         "heal",
-        r"heal|health|\bhp\b|hurt|wound|patch|medic|medkit|potion|dying|\bdie\b|\bdead\b|bleeding|life"
+        r"heal|health|\bhp\b|hurt|wound|patch|medic|medkit|dying|\bdie\b|\bdead\b|bleeding|life"
         r"|low on|survive",
     ),
 )

@@ -183,3 +183,43 @@ def test_an_evolution_said_backwards_and_a_list_cut_short_are_caught() -> None:
     cut = check("The enemies are: Grunt, Runner, Tank, Spitter, Elite Boss.", g, Limits(260, 2))
     assert not cut.ok and "facts" in cut.reasons and "Shielder" in cut.detail
     assert check(g.template, g, Limits(260, 2)).ok
+
+
+def test_a_sentence_that_says_what_a_thing_is_must_be_true_of_it() -> None:
+    """The bundled model's "The Exploder is a wave of 4." passed on its words and its number: the reader
+    now reads what a sentence says a thing is, and an enemy is not a wave, nor the Medkit a weapon."""
+    garbled = ["The Exploder is a wave of 4.", "Mind the Exploder. It's wave 4.", "The Medkit is a weapon.",
+               "The Tank is the boss."]  # fmt: skip
+    for text in garbled:
+        assert any(c.attribute == "is_a" for c, _why in false_claims(text, BASE)), text
+    g = chat_grounding("what wave do exploders start appearing?", knowledge_index(), BASE)
+    verdict = check("The Exploder is wave 4.", g, Limits(260, 2))
+    assert not verdict.ok and "an enemy, not a wave" in verdict.detail
+    fine = ["The Exploder is a fast enemy.", "The Elite Boss is the boss.", "The Medkit's price is 6 coins.",
+            "The Exploder is worth 2 coins.", "The Tank is slow; next is the Elite Boss."]  # fmt: skip
+    for text in fine:
+        assert not false_claims(text, BASE), (text, false_claims(text, BASE))
+
+
+@pytest.mark.parametrize(
+    ("role", "question", "closest", "not_closest"),
+    [
+        ("Merchant", "any potions of invisibility?", "Light Boots", "Medkit"),
+        ("Merchant", "I need an invisibility potion", "Light Boots", "Medkit"),
+        ("Merchant", "do you sell potions?", "Medkit", "Light Boots"),
+        ("Merchant", "got a potion of flying?", "Nothing I sell is like it", "The closest"),
+        ("Chat", "is there a potion of invisibility?", "Shift", "Medkit"),
+    ],
+)
+def test_the_closest_to_a_missing_thing_is_by_what_it_is_for(
+    role: str, question: str, closest: str, not_closest: str
+) -> None:
+    """A potion of invisibility is for getting away from hits (the dash; on the shelf, the Light Boots), not
+    for healing: its form ("potion") counts only when no other word says what it is for."""
+    if role == "Merchant":
+        g = merchant_grounding(question, shelf(10))
+    else:
+        g = chat_grounding(question, knowledge_index(), BASE)
+    assert g.template.startswith(("No, I don't sell", "There is no")), g.template
+    assert closest in g.template and not_closest not in g.template, g.template
+    assert check(g.template, g, Limits(600, 9)).ok
