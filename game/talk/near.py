@@ -44,7 +44,8 @@ NEAR: dict[str, str] = {
     "bandage": "heal", "food": "heal", "health": "heal", "healing": "heal", "heal": "heal",
     "regeneration": "heal", "life": "heal", "revive": "heal", "medicine": "heal",
     "shoes": "speed", "boot": "speed", "sprint": "speed", "haste": "speed", "swiftness": "speed",
-    "ammo": "damage", "bomb": "damage", "grenade": "damage", "sword": "damage", "strength": "damage",
+    "ammo": "damage", "bomb": "damage", "grenade": "damage", "sword": "blades", "axe": "blades",
+    "strength": "damage",
     "power": "damage", "rage": "damage", "vacuum": "pickup", "luck": "pickup", "reload": "fire_rate",
     "flamethrower": "burning", "flame": "burning", "fire": "burning", "dragon": "burning",
     "rifle": "beam", "sniper": "beam", "laser": "beam", "railgun": "beam", "shotgun": "pellets",
@@ -75,7 +76,12 @@ WEAPONISH = frozenset({"burning", "beam", "pellets", "bolt", "rockets", "blades"
 
 
 def _word(w: str) -> str:
-    return w if w in NEAR or w in FORMS else w[:-1] if w.endswith("s") and w[:-1] in NEAR | FORMS else w
+    """A word as the tables spell it: "potions" -> "potion", "teleportation" -> "teleport" (its stem)."""
+    if w in NEAR or w in FORMS:
+        return w
+    if w.endswith("s") and w[:-1] in NEAR | FORMS:
+        return w[:-1]
+    return next((k for k in NEAR if len(k) >= 5 and w.startswith(k)), w)
 
 
 def purpose_of(what: str) -> str:

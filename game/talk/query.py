@@ -28,7 +28,7 @@ from game.talk.vocab import (
 
 _COUNT = re.compile(
     r"\bhow many\b|\bnumber of\b|\bcount\b|\bhow much stock\b|\bwhat(?:'s| is) (?:left|in stock)\b|"
-    r"\bstock (?:levels?|left)\b|\bhow many (?:are|do you have) left\b",
+    r"\bstock (?:levels?|left|on|of|for)\b|\b(?:your|the) stock\b|\bhow many (?:are|do you have) left\b",
     re.I,
 )
 _ABSENT = re.compile(
@@ -37,8 +37,9 @@ _ABSENT = re.compile(
     r"|is there|are there|does the game have|do they have|is it possible to (?:get|buy)"
     r"|where (?:can i|do i) (?:get|find|buy)|^any|^got any|i (?:need|want|'m looking for|am looking for))"
     r"\s+(?P<article>an? |any |some |the |me )?(?P<what>[a-z][a-z' -]{1,40}?)"
-    r"(?:\s+(?:for sale|here|in (?:the|this) game|in stock|to buy|on (?:the|your) shelf"
-    r"|enemy|enemies|weapon|weapons))?\s*\??$",
+    r"(?:\s+(?:for sale|here|in (?:the|this) game|in stock|to buy|on (?:the|your) shelf|for me|for us|please"
+    r"|at all|right now|today|to (?:fight|kill|beat|buy|use|get|find|pick up)"
+    r"|enemy|enemies|weapon|weapons))*\s*\??$",
     re.I,
 )  # fmt: skip
 _GENERIC = re.compile(
@@ -188,6 +189,8 @@ def _superlative(q: str, base: FactBase, kind: str, attr: str, sign: int) -> Sai
     ties = [t for t in pool if t.attrs[attr] == best.attrs[attr]]
     rest = sorted((t for t in pool if t not in ties), key=lambda t: -sign * float(t.attrs[attr]))
     text = f"{the(best)} {agree(best, MOST[(attr, sign)])}: {_short(best, attr)}"
+    if re.search(r"\bbest\b", q) and attr == "damage":  # "best" has no one measure: say which this is
+        text = f"No one {kind} is best at everything; by damage, {text[0].lower()}{text[1:]}"
     if len(ties) > 1:
         text += ", tied with " + " and ".join(the(t) for t in ties[1:])
     claims = [c for t in ties for c in (named(t), stat(t, attr))]
@@ -206,7 +209,7 @@ def _lookup(q: str, t: Thing, base: FactBase) -> Said | None:
             text, claims = stats(t, (attr,))
             verb = {"hp": "has", "damage": "", "first_wave": "comes", "coins": "is", "price": "costs",
                     "stock": "has", "speed": "has"}[attr]  # fmt: skip
-            said = f"{the(t)} {verb} {text}".replace("  ", " ")
+            said = f"{the(t)} {agree(t, f'{verb} {text}'.strip())}"
             return Said(f"lookup:{attr}").say(said + ".", named(t), *claims).must(t.name, n(t.attrs[attr]))
     return None
 
@@ -221,10 +224,10 @@ def _absent(q: str, base: FactBase, role: str) -> Said | None:
         what = what.split(" ", 1)[1]
     if _GENERIC.match(what) or base.mentions(what) or len(what) < 3 or what in _BARE:
         return None
-    if any(re.search(words, what) for _tag, words in TAG_WORDS):
-        return None  # a need: the shelf's effect tags answer it
-    a = article if article.strip() in ("a", "an") else ""
     explicit = [k for k, p in KIND_WORDS.items() if k != "item" and re.search(p, q)]
+    if not explicit and any(re.search(words, what) for _tag, words in TAG_WORDS):
+        return None  # a need ("any healing?"): the shelf's effect tags answer it; "a healer enemy" is a thing
+    a = article if article.strip() in ("a", "an") else ""
     return absent_answer(a + what, base, role, explicit[0] if explicit else "any")
 
 
@@ -234,7 +237,9 @@ def absent_answer(what: str, base: FactBase, role: str, kind: str = "any") -> Sa
     bare = re.sub(r"^(?:an?|the|some|any) ", "", what)
     near, purpose = closest(bare, base, kind)
     out = Said("absent")
-    said = f"No, I don't sell {what}." if role == "Merchant" else f"There is no {bare} in the game."
+    plural = bare.endswith("s") and not bare.endswith("ss")
+    there = f"There are no {bare}" if plural else f"There is no {bare}"
+    said = f"No, I don't sell {what}." if role == "Merchant" else f"{there} in the game."
     out.say(said).must("no|not|don't|isn't")
     lead = f"The closest, {purpose}," if purpose else "The closest"
     if near is not None and near.kind == "key":

@@ -184,6 +184,14 @@ class KnowledgeIndex:
         return hits[:k]
 
 
+# words a question may use that the game's text never does, and that still ask nothing new
+ASKING_VERBS = frozenset(
+    ["take", "happen", "give", "get", "make", "play", "need", "want", "use", "work", "mean", "tell", "know"]
+)
+UNKNOWN = (
+    "I don't know that: it is not in what the game tells me. Ask me about the controls, the enemies, weapons "
+    "and evolutions, the shop and coins, the AI director or mods."
+)
 SMALL_TALK = (
     "I'm the arena's announcer! Ask me about the controls, the enemies, weapons and evolutions, the shop and "
     "coins, the AI director or mods."
@@ -200,6 +208,15 @@ def _overview(hits: list[Hit]) -> Entry | None:
     if len(tied) < 2 or len({h.entry.topic for h in tied}) > 1:  # a tie across topics is no topic question
         return None
     return next((h.entry for h in tied if h.entry.id.endswith(":all")), None)
+
+
+def _asks_what_the_game_never_says(question: str, index: KnowledgeIndex, best: Entry, base: FactBase) -> bool:
+    """A question with a word the game's text never uses ("co-op", "story"; asking verbs aside) that the best
+    entry does not answer in full: the nearest entry would answer another question."""
+    asked = query_words(question)
+    foreign = [w for w in asked if w not in index.idf and w not in base.names and w not in ASKING_VERBS]
+    doc = index.docs[index.entries.index(best)]
+    return bool(foreign) and any(w not in doc for w in asked)
 
 
 def chat_grounding(question: str, index: KnowledgeIndex, base: FactBase | None = None) -> Grounding:
@@ -219,6 +236,11 @@ def chat_grounding(question: str, index: KnowledgeIndex, base: FactBase | None =
             "Chat", question, "small_talk", (), SMALL_TALK, "- " + SMALL_TALK, claims=claims, base=base
         )
     best = _overview(hits) or hits[0].entry
+    if _asks_what_the_game_never_says(question, index, best, base):
+        claims = grounded_claims(UNKNOWN, base)
+        return Grounding(
+            "Chat", question, "unknown", ("don't know",), UNKNOWN, "- " + UNKNOWN, claims=claims, base=base
+        )
     context = "\n".join(f"- {h.entry.text}" for h in hits[:2])
     claims = grounded_claims(best.text, base)
     return Grounding("Chat", question, best.id, best.facts, best.text, context, claims=claims, base=base)

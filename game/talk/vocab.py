@@ -44,6 +44,7 @@ ORDER: tuple[tuple[str, int, tuple[str, ...]], ...] = (
         r"hits? (?:the )?hardest", r"hits? harder", r"most damage", r"more damage", r"highest damage",
         r"deadliest", r"strongest", r"stronger", r"most dangerous", r"more dangerous",
         r"hurts? (?:the )?most", r"hurts? more", r"biggest hit", r"most powerful", r"more powerful",
+        r"best (?:weapon|gun)s?\b(?! (?:for|against|vs))",  # best for a crowd is not by damage
     )),
     ("speed", 1, (
         r"fastest", r"quickest", r"faster", r"quicker", r"speediest",
@@ -52,7 +53,8 @@ ORDER: tuple[tuple[str, int, tuple[str, ...]], ...] = (
         r"slowest", r"slower",
     )),
     ("first_wave", -1, (
-        r"earliest", r"first to (?:show|appear|come|spawn)", r"comes? first", r"appears? first",
+        r"earliest", r"first to (?:show|appear|come|spawn|arrive)",
+        r"(?:comes?|appears?|shows? up|turns? up|spawns?|arrives?) first",
         r"earlier", r"sooner",
     )),
     ("first_wave", 1, (
