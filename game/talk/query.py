@@ -77,7 +77,7 @@ def _counts_things(q: str, base: FactBase, role: str) -> bool:
         return True
     words = counted.group(1).split()
     kinds = "|".join(KIND_WORDS.values())
-    return any(base.find(w) or re.search(kinds, w) for w in words)
+    return bool(re.search(kinds, counted.group(1))) or any(base.find(w) for w in words)
 
 
 def _count(q: str, base: FactBase, mentions: list[Thing], role: str) -> Said | None:

@@ -176,8 +176,10 @@ class KnowledgeIndex:
                         * (self.k1 + 1)
                         / (tf + self.k1 * (1 - self.b + self.b * length / self.avg))
                     )
+            doc_text = ":" in entry.id and "." in entry.id.split(":", 1)[1]  # a skill-doc paragraph
+            if doc_text and not q & (set(words(entry.keys)) - set(words(entry.title))):
+                continue  # a skill doc answers only a question in its subject ("save a file" is a mod's)
             if score > 0:
-                doc_text = ":" in entry.id and "." in entry.id.split(":", 1)[1]  # a skill-doc paragraph
                 a_mod = entry.id.startswith("mod:") and entry.id != "mod:all"  # optional: may be off
                 hits.append(Hit(entry, score * (DOC_WEIGHT if doc_text else MOD_WEIGHT if a_mod else 1.0)))
         hits.sort(key=lambda h: -h.score)

@@ -85,7 +85,7 @@ OTHER_WORDS: tuple[tuple[str, str], ...] = (
     ),
     ("purse", r"how (?:many|much) (?:coins|money|gold) (?:do )?i have|my (?:coins|balance|purse)"),
 )
-LIST_WORDS = r"sell|wares|shelf|stock|inventory|have for me|what do you have|offer|items|goods|buy"
+LIST_WORDS = r"sell|sale|wares|shelf|stock|inventory|have for me|what do you have|offer|items|goods|buy"
 _PRICE_Q = re.compile(r"how much|cost|price|worth|coins for", re.I)
 
 
