@@ -52,6 +52,7 @@ _PLAYER_COINS = re.compile(
     r"(?: only| just| exactly| now| still)?(?: your)? (\d+) (?:coins?|gold)\b",
     re.I,
 )
+_AFFORD = re.compile(r"\byou can (?:buy|afford|get)\b([^.;]*)", re.I)
 _SHORT = re.compile(r"\b(\d+) (?:coins? )?short\b", re.I)
 # what is said of the game's rules, whatever thing the sentence names
 _RULES: tuple[tuple[re.Pattern[str], str, str], ...] = (
@@ -172,6 +173,11 @@ def read_claims(text: str, base: FactBase) -> list[Claim]:
         for m in _PLAYER_COINS.finditer(sentence):
             out.append(Claim("player", "coins", _num(m.group(1)), m.group(0)))
             taken.append(m.span(1))
+        for m in _AFFORD.finditer(sentence):  # "you can buy the Medkit and the Magnet": both, together
+            items = [t for pos, t in base.mentions(m.group(1)) if t.kind == "item"]
+            if len(items) > 1 and " and " in m.group(1):
+                total = sum(int(t.attrs.get("price", 0)) for t in items)
+                out.append(Claim("player", "affords", total, m.group(0)))
         for m in _SHORT.finditer(sentence):
             out.append(Claim("player", "short", _num(m.group(1)), m.group(0)))
             taken.append(m.span(1))
@@ -271,6 +277,14 @@ def judge(claim: Claim, base: FactBase) -> str:
         return ""
     if claim.attribute == "is_a":
         return is_a(thing, str(claim.value), _said(thing))
+    if claim.attribute == "affords":
+        coins = thing.attrs.get("coins", 0)
+        ok = float(claim.value) <= float(coins)
+        return (
+            ""
+            if ok
+            else f"those cost {claim.value} together and you have {coins} coins: one of them, not all"
+        )
     if claim.attribute == "short":
         coins = thing.attrs.get("coins", 0)
         prices = {int(t.attrs["price"]) for t in base.of_kind("item") if "price" in t.attrs}
@@ -322,7 +336,7 @@ def unsupported(
     loose = [g.value for g in grounded if g.subject == ""]  # numbers the grounded answer binds to nothing
     out = []
     for c in claims:
-        if c.attribute == "is_a":
+        if c.attribute in ("is_a", "affords"):
             continue  # what kind of thing it is: true or false by itself (``judge``)
         if c.attribute == "named":
             if c.subject not in named:

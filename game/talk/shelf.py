@@ -209,7 +209,11 @@ def _shelf_grounding(question: str, shelf: ShelfView, base: FactBase) -> Groundi
         can = sorted((w for w in stocked if w.price <= coins), key=lambda x: x.price)
         if can:
             names = ", ".join(f"the {w.name} ({_coins(w.price)})" for w in can[:3])
-            template = f"With {_coins(coins)} you can buy {names}."
+            template = (
+                f"With {_coins(coins)} you can buy {names}."
+                if len(can) == 1
+                else (f"With {_coins(coins)} you can buy one of these: {names}.")
+            )
             facts = (str(coins), can[0].name)
         else:
             cheapest = min(stocked or shelf.wares, key=lambda x: x.price)

@@ -42,6 +42,7 @@ BASE = FactBase.load(shelf(0))
         ("The Tank comes from wave 2.", "the Tank: first wave is 3, not 2"),
         ("Press F4 to open the shop.", "there is no F4 key"),
         ("The boss comes every 4th wave.", "the game: boss every is 5, not 4"),
+        ("With 9 coins you can buy the Medkit and the Magnet.", "cost 15 together"),
     ],
 )
 def test_a_false_claim_is_caught_with_its_reason(reply: str, reason: str) -> None:
