@@ -33,6 +33,7 @@ PURPOSES: dict[str, Purpose] = {
     "fire_rate": Purpose(("fire_rate",), "to shoot faster"),
     "pickup": Purpose(("pickup",), "to reach pickups"),
 }
+_BY_TAG = {"max_hp": "armor"}  # a shelf tag -> its purpose, where the names differ
 # a word of a missing thing -> its purpose (a key of PURPOSES) or a behaviour or kind word of what is like it
 NEAR: dict[str, str] = {
     "invisibility": "evade", "invisible": "evade", "stealth": "evade", "cloak": "evade", "hide": "evade",
@@ -90,6 +91,11 @@ def purpose_of(what: str) -> str:
     for w in words:
         if w in NEAR:
             return NEAR[w]
+    from game.talk.shelf import TAG_WORDS  # the words a need is asked in ("a speed boost")
+
+    for tag, pattern in TAG_WORDS:
+        if re.search(pattern, what.lower()):
+            return _BY_TAG.get(tag, tag)
     if all(w in FORMS or w in BARE for w in words):
         return next((FORMS[w] for w in words if FORMS.get(w)), "")
     return ""

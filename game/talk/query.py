@@ -28,7 +28,8 @@ from game.talk.vocab import (
 
 _COUNT = re.compile(
     r"\bhow many\b|\bnumber of\b|\bcount\b|\bhow much stock\b|\bwhat(?:'s| is) (?:left|in stock)\b|"
-    r"\bstock (?:levels?|left|on|of|for)\b|\b(?:your|the) stock\b|\bhow many (?:are|do you have) left\b",
+    r"\bsold out\b|\bstock (?:levels?|left|on|of|for)\b|\b(?:your|the) stock\b"
+    r"|\bhow many (?:are|do you have) left\b",
     re.I,
 )
 _ABSENT = re.compile(
@@ -96,6 +97,8 @@ def _count(q: str, base: FactBase, mentions: list[Thing], role: str) -> Said | N
         return out.say(f"You can hold up to {n(group.attrs['slots'])} weapons at once.",
                        stat(group, "slots")).must(n(group.attrs["slots"]))  # fmt: skip
     members = [t for t in base.of_kind(kind) if kind != "weapon" or "evolved" not in t.attrs]
+    if kind == "upgrade":  # the shelf's items that are upgrade stacks (the Magnet) are upgrades too
+        members += [t for t in base.of_kind("item") if "max_stacks" in t.attrs]
     names = ", ".join(t.name for t in members)
     out.say(f"There are {n(group.attrs['count'])} {group.name}: {names}.", stat(group, "count"),
             *(named(t) for t in members))  # fmt: skip
@@ -214,19 +217,25 @@ def _lookup(q: str, t: Thing, base: FactBase) -> Said | None:
     return None
 
 
+_MORE_OF = r"(?:better|bigger|higher|more|faster|stronger|larger|longer|quicker|greater)\b"
+
+
 def _absent(q: str, base: FactBase, role: str) -> Said | None:
     m = _ABSENT.search(q.strip())
     if m is None:
         return None
     what = m.group("what").strip(" -'")
     article = m.group("article") or ""
-    while what.split(" ", 1)[0] in _BARE and " " in what:  # "any good weapons?" asks for weapons
-        what = what.split(" ", 1)[1]
-    if _GENERIC.match(what) or base.mentions(what) or len(what) < 3 or what in _BARE:
+    core = what
+    while core.split(" ", 1)[0] in _BARE and " " in core:  # "any good weapons?" asks for weapons
+        core = core.split(" ", 1)[1]
+    if _GENERIC.match(core) or base.mentions(what) or len(core) < 3 or core in _BARE:
         return None
     explicit = [k for k, p in KIND_WORDS.items() if k != "item" and re.search(p, q)]
-    if not explicit and any(re.search(words, what) for _tag, words in TAG_WORDS):
-        return None  # a need ("any healing?"): the shelf's effect tags answer it; "a healer enemy" is a thing
+    # "a healer enemy", "a second life": a thing; "a bigger health bar", "a better fire rate": a need
+    a_thing = explicit or (article.strip() in ("a", "an") and not re.match(_MORE_OF, what))
+    if not a_thing and any(re.search(words, what) for _tag, words in TAG_WORDS):
+        return None  # a need ("any healing?", "more speed"): the shelf's effect tags answer it
     a = article if article.strip() in ("a", "an") else ""
     return absent_answer(a + what, base, role, explicit[0] if explicit else "any")
 

@@ -163,6 +163,7 @@ class KnowledgeIndex:
 
     def search(self, question: str, k: int = 3) -> list[Hit]:
         q = query_words(question)
+        q = (q - FRAME_WORDS) or q  # "how does the shop work": the shop, not whatever says "work"
         hits = []
         for entry, doc in zip(self.entries, self.docs, strict=True):
             length = sum(doc.values())
@@ -190,6 +191,8 @@ class KnowledgeIndex:
 ASKING_VERBS = frozenset(
     ["take", "happen", "give", "get", "make", "play", "need", "want", "use", "work", "mean", "tell", "know"]
 )
+# words that frame a question and say nothing of its subject ("how does X work", "what happens if")
+FRAME_WORDS = frozenset(["work", "happen", "mean", "tell", "know"])
 UNKNOWN = (
     "I don't know that: it is not in what the game tells me. Ask me about the controls, the enemies, weapons "
     "and evolutions, the shop and coins, the AI director or mods."

@@ -240,11 +240,16 @@ def test_the_closest_to_a_missing_thing_is_by_what_it_is_for(
         ("Chat", "what's the best weapon?", "No one weapon is best at everything; by damage"),
         ("Chat", "are there any dragons to fight?", "There are no dragons in the game."),
         ("Chat", "how strong are the homing missiles?", "The Homing Missiles hit for 22"),
+        # from the v36e blind run
+        ("Merchant", "is the vitality tonic sold out?", "Vitality Tonic: 1 left"),
+        ("Merchant", "can I buy a second life?", "No, I don't sell a second life. The closest"),
+        ("Merchant", "I want a bigger health bar", "For more max HP I have the Vitality Tonic"),
+        ("Merchant", "do you sell a speed boost?", "The closest, to move faster, is the Light Boots"),
+        ("Chat", "how does the shop work?", "Merchant's shop"),
+        ("Chat", "how many upgrades exist?", "Regeneration, Hollow Points, Light Boots, Magnet."),
     ],
 )
-def test_questions_from_the_fourth_blind_run_get_what_a_player_expects(
-    role: str, question: str, says: str
-) -> None:
+def test_questions_from_the_blind_runs_get_what_a_player_expects(role: str, question: str, says: str) -> None:
     """What the v36d blind run showed (each a mechanism: a name's last word, stock words, the asker selling, a
     question the data cannot answer said so, plural agreement), now tuned on."""
     if role == "Merchant":
