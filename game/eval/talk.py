@@ -40,7 +40,8 @@ LEGACY_ANALYZER = (  # the game-over request as it was before grounded talk
 )
 
 
-KINDS = r"^(lookup|count|compare|most|absent|need|rule|fight|buy|list|small_talk|run)$"
+# unknown: a question the game's data cannot answer (a right reply says so and claims nothing)
+KINDS = r"^(lookup|count|compare|most|absent|need|rule|fight|buy|list|small_talk|run|unknown)$"
 
 
 class Question(BaseModel):

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from game.talk.facts import FactBase, Thing, Value
+from game.talk.kinds import categories, is_a
 
 _WORD_NUMBERS = {
     "zero": 0, "no": 0, "one": 1, "a single": 1, "single": 1, "two": 2, "three": 3, "four": 4, "five": 5,
@@ -51,6 +52,7 @@ _PLAYER_COINS = re.compile(
     r"(?: only| just| exactly| now| still)?(?: your)? (\d+) (?:coins?|gold)\b",
     re.I,
 )
+_AFFORD = re.compile(r"\byou can (?:buy|afford|get)\b([^.;]*)", re.I)
 _SHORT = re.compile(r"\b(\d+) (?:coins? )?short\b", re.I)
 # what is said of the game's rules, whatever thing the sentence names
 _RULES: tuple[tuple[re.Pattern[str], str, str], ...] = (
@@ -171,6 +173,11 @@ def read_claims(text: str, base: FactBase) -> list[Claim]:
         for m in _PLAYER_COINS.finditer(sentence):
             out.append(Claim("player", "coins", _num(m.group(1)), m.group(0)))
             taken.append(m.span(1))
+        for m in _AFFORD.finditer(sentence):  # "you can buy the Medkit and the Magnet": both, together
+            items = [t for pos, t in base.mentions(m.group(1)) if t.kind == "item"]
+            if len(items) > 1 and " and " in m.group(1):
+                total = sum(int(t.attrs.get("price", 0)) for t in items)
+                out.append(Claim("player", "affords", total, m.group(0)))
         for m in _SHORT.finditer(sentence):
             out.append(Claim("player", "short", _num(m.group(1)), m.group(0)))
             taken.append(m.span(1))
@@ -183,6 +190,7 @@ def read_claims(text: str, base: FactBase) -> list[Claim]:
         for _pos, each in mentions:
             out.append(Claim(each.key, "named", "yes", each.name))
         out.extend(_evolutions(sentence, mentions))
+        out.extend(Claim(key, "is_a", noun, said) for key, noun, said in categories(sentence, mentions, last))
         for m in _NUMBER.finditer(sentence):
             if _inside(m.start(1), taken) or _in_name(m.start(1), sentence, base):
                 continue
@@ -267,6 +275,16 @@ def judge(claim: Claim, base: FactBase) -> str:
         return f"there is no {claim.subject}"
     if claim.attribute == "named":
         return ""
+    if claim.attribute == "is_a":
+        return is_a(thing, str(claim.value), _said(thing))
+    if claim.attribute == "affords":
+        coins = thing.attrs.get("coins", 0)
+        ok = float(claim.value) <= float(coins)
+        return (
+            ""
+            if ok
+            else f"those cost {claim.value} together and you have {coins} coins: one of them, not all"
+        )
     if claim.attribute == "short":
         coins = thing.attrs.get("coins", 0)
         prices = {int(t.attrs["price"]) for t in base.of_kind("item") if "price" in t.attrs}
@@ -318,6 +336,8 @@ def unsupported(
     loose = [g.value for g in grounded if g.subject == ""]  # numbers the grounded answer binds to nothing
     out = []
     for c in claims:
+        if c.attribute in ("is_a", "affords"):
+            continue  # what kind of thing it is: true or false by itself (``judge``)
         if c.attribute == "named":
             if c.subject not in named:
                 out.append((c, f"names {c.said or c.subject}, which the answer is not about"))

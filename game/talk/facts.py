@@ -56,6 +56,29 @@ def _json(*parts: str) -> dict[str, Any]:
     return data
 
 
+# last words that say too little to name one thing ("points" are a score too, "shot" any bullet)
+_NOT_HEADS = frozenset({"points", "shot", "fire", "breath", "storm", "boss", "barrel", "step"})
+
+
+def _heads(things: list[Thing]) -> dict[str, Thing]:
+    """The last word of each shelf item's or weapon's name, and its plural, where it is that thing's alone
+    ("boots": the Light Boots; "tonic": the Vitality Tonic): players shorten names that way. A word the
+    game's own descriptions use as a plain noun ("slow rockets", "a ring of blades") names nothing."""
+    plain = {w for t in things for w in re.findall(r"[a-z]+", t.text.lower())}
+    found: dict[str, list[Thing]] = {}
+    for t in things:
+        words = t.name.lower().split()
+        tail = words[-1]
+        if len(words) > 1 and t.kind in ("item", "weapon") and tail not in _NOT_HEADS and tail not in plain:
+            found.setdefault(words[-1], []).append(t)
+    out: dict[str, Thing] = {}
+    for word, ts in found.items():
+        if len(ts) == 1:
+            out[word] = ts[0]
+            out[word.rstrip("s") if word.endswith("s") else _plural(word)] = ts[0]
+    return out
+
+
 def _plural(name: str) -> str:
     low = name.lower()
     return low + ("es" if low.endswith(("s", "sh", "ch", "x")) else "s")
@@ -185,6 +208,8 @@ class FactBase:
                 continue
             for alias in (t.name.lower(), *t.aliases):
                 names.setdefault(alias, t)
+        for word, t in _heads(self.things).items():
+            names.setdefault(word, t)
         self.names = names  # every name or alias, lower case -> thing
         # longest names first, so "Elite Boss" wins over "boss" and "Rapid Fire Kit" over "Rapid Fire"
         ordered = sorted(names, key=len, reverse=True)

@@ -308,7 +308,18 @@ def _about() -> list[Fact]:
             ("wave", "upgrade|coin|shop"),
             "arena game about what is this play how overview tell goal rules start",
             "game.sim.config",
-        )
+        ),
+        Fact(
+            "game:saves",
+            "game",
+            "Saves",
+            "The game saves on its own: each finished run goes to the high scores and the run history, and "
+            "the weapons your runs unlock stay unlocked for later runs; a run itself is not saved part-way. "
+            "The F1 help shows the saves folder.",
+            ("saves on its own|not saved",),
+            "save saves saving saved progress keep load continue resume high scores history unlock",
+            "game.run_records, game.meta",
+        ),
     ]
 
 

@@ -28,7 +28,7 @@ import itertools
 import re
 from dataclasses import dataclass
 
-from game.talk.grounding import Grounding, missing_facts, norm, sentences
+from game.talk.grounding import Grounding, holds, missing_facts, norm, sentences
 from game.talk.repeat import repeats
 
 RAW = re.compile(
@@ -202,7 +202,11 @@ def _left_out(text: str, g: Grounding) -> list[str]:
     if not (g.intent.endswith(":all") or g.intent.startswith(("count:", "absent"))) or g.base is None:
         return []
     said = {t.key for _pos, t in g.base.mentions(text)}
-    listed = dict.fromkeys(c.said for c in g.claims if c.attribute == "named" and c.subject not in said)
+    listed = dict.fromkeys(
+        c.said
+        for c in g.claims
+        if c.attribute == "named" and c.subject not in said and not holds(text, c.said)
+    )  # a thing the reader does not find by name (a key) is kept when its name is said
     return [name for name in listed if name]
 
 

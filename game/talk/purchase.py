@@ -21,7 +21,7 @@ from game.talk.shelf import _named, shelf_view
 if TYPE_CHECKING:
     from game.shop.service import ShopService
 
-_VERBS = ("buy", "purchase", "sell me", "give me", "take", "get", "want", "grab", "have", "like")
+_VERBS = ("buy", "purchase", "sell me", "give me", "gimme", "take", "get", "want", "grab", "have", "like")
 _WANTED = [
     re.compile(rf"\b{verb}\s+(?:me )?(an? |the |one |some |1 )?([a-z][a-z _'-]{{1,40}})", re.I)
     for verb in _VERBS

@@ -7,12 +7,14 @@ right reply holds) or None when the question is none of these (the role's other 
 
 from __future__ import annotations
 
-import difflib
 import re
 
 from game.talk.facts import FactBase, Thing
 from game.talk.howto import rule_answer
+from game.talk.near import BARE as _BARE
+from game.talk.near import closest
 from game.talk.said import PHRASE, Said, agree, coins, n, named, stat, stats, the
+from game.talk.shelf import TAG_WORDS
 from game.talk.vocab import (
     ATTR_NOUNS,
     KIND_WORDS,
@@ -26,36 +28,26 @@ from game.talk.vocab import (
 
 _COUNT = re.compile(
     r"\bhow many\b|\bnumber of\b|\bcount\b|\bhow much stock\b|\bwhat(?:'s| is) (?:left|in stock)\b|"
-    r"\bstock (?:levels?|left)\b|\bhow many (?:are|do you have) left\b",
+    r"\bsold out\b|\bstock (?:levels?|left|on|of|for)\b|\b(?:your|the) stock\b"
+    r"|\bhow many (?:are|do you have) left\b",
     re.I,
 )
 _ABSENT = re.compile(
     r"(?:do you (?:sell|have|stock|carry|got)|have you got|got any|got|you sell|you have|do you do"
     r"|can i (?:buy|get|have|find|use)"
     r"|is there|are there|does the game have|do they have|is it possible to (?:get|buy)"
-    r"|where (?:can i|do i) (?:get|find|buy))"
+    r"|where (?:can i|do i) (?:get|find|buy)|^any|^got any|i (?:need|want|'m looking for|am looking for))"
     r"\s+(?P<article>an? |any |some |the |me )?(?P<what>[a-z][a-z' -]{1,40}?)"
-    r"(?:\s+(?:for sale|here|in (?:the|this) game|in stock|to buy|on (?:the|your) shelf"
-    r"|enemy|enemies|weapon|weapons))?\s*\??$",
+    r"(?:\s+(?:for sale|here|in (?:the|this) game|in stock|to buy|on (?:the|your) shelf|for me|for us|please"
+    r"|at all|right now|today|to (?:fight|kill|beat|buy|use|get|find|pick up)"
+    r"|enemy|enemies|weapon|weapons))*\s*\??$",
     re.I,
 )  # fmt: skip
 _GENERIC = re.compile(
     r"^(?:anything|something|things?|stuff|items?|weapons?|enem(?:y|ies)|mods?|upgrades?|more|other|else|"
-    r"any|a way|way|help|for|to|that|what|which|it|them|one|ones|boss|bosses|shop|coins?|money|gold)\b"
+    r"any|a way|way|help|for|to|that|what|which|it|them|one|ones|boss|bosses|shop|coins?|money|gold|tips?"
+    r"|advice|hints?|ideas?|suggestions?|recommendations?|questions?|luck|chance|news)\b"
 )
-# what a missing thing is nearest to, by what it is for: word -> an item tag or a weapon/enemy word
-NEAR = {
-    "shield": "max_hp", "armor": "max_hp", "armour": "max_hp", "helmet": "max_hp", "defense": "max_hp",
-    "defence": "max_hp", "protection": "max_hp", "potion": "heal", "bandage": "heal", "elixir": "heal",
-    "food": "heal", "health": "heal", "healing": "heal", "shoes": "speed", "boot": "speed", "sprint": "speed",
-    "ammo": "damage", "bomb": "damage", "grenade": "damage", "sword": "damage", "vacuum": "pickup",
-    "flamethrower": "burning", "flame": "burning", "fire": "burning", "rifle": "beam", "sniper": "beam",
-    "laser": "beam", "railgun": "beam", "shotgun": "pellets", "lightning": "bolt", "tesla": "bolt",
-    "rocket": "rockets", "bazooka": "rockets", "knife": "blades", "blade": "blades", "saw": "blades",
-    "minigun": "hail", "machinegun": "hail", "dragon": "burning", "zombie": "runs straight",
-    "ghost": "runs straight", "archer": "shoots", "sniperenemy": "shoots", "kamikaze": "explodes",
-    "bomber": "explodes", "knight": "shield", "tank": "tank", "slime": "runs straight",
-}  # fmt: skip
 
 
 def _kind(q: str, mentions: list[Thing], role: str) -> str:
@@ -86,7 +78,7 @@ def _counts_things(q: str, base: FactBase, role: str) -> bool:
         return True
     words = counted.group(1).split()
     kinds = "|".join(KIND_WORDS.values())
-    return any(base.find(w) or re.search(kinds, w) for w in words)
+    return bool(re.search(kinds, counted.group(1))) or any(base.find(w) for w in words)
 
 
 def _count(q: str, base: FactBase, mentions: list[Thing], role: str) -> Said | None:
@@ -105,6 +97,8 @@ def _count(q: str, base: FactBase, mentions: list[Thing], role: str) -> Said | N
         return out.say(f"You can hold up to {n(group.attrs['slots'])} weapons at once.",
                        stat(group, "slots")).must(n(group.attrs["slots"]))  # fmt: skip
     members = [t for t in base.of_kind(kind) if kind != "weapon" or "evolved" not in t.attrs]
+    if kind == "upgrade":  # the shelf's items that are upgrade stacks (the Magnet) are upgrades too
+        members += [t for t in base.of_kind("item") if "max_stacks" in t.attrs]
     names = ", ".join(t.name for t in members)
     out.say(f"There are {n(group.attrs['count'])} {group.name}: {names}.", stat(group, "count"),
             *(named(t) for t in members))  # fmt: skip
@@ -198,6 +192,8 @@ def _superlative(q: str, base: FactBase, kind: str, attr: str, sign: int) -> Sai
     ties = [t for t in pool if t.attrs[attr] == best.attrs[attr]]
     rest = sorted((t for t in pool if t not in ties), key=lambda t: -sign * float(t.attrs[attr]))
     text = f"{the(best)} {agree(best, MOST[(attr, sign)])}: {_short(best, attr)}"
+    if re.search(r"\bbest\b", q) and attr == "damage":  # "best" has no one measure: say which this is
+        text = f"No one {kind} is best at everything; by damage, {text[0].lower()}{text[1:]}"
     if len(ties) > 1:
         text += ", tied with " + " and ".join(the(t) for t in ties[1:])
     claims = [c for t in ties for c in (named(t), stat(t, attr))]
@@ -216,37 +212,12 @@ def _lookup(q: str, t: Thing, base: FactBase) -> Said | None:
             text, claims = stats(t, (attr,))
             verb = {"hp": "has", "damage": "", "first_wave": "comes", "coins": "is", "price": "costs",
                     "stock": "has", "speed": "has"}[attr]  # fmt: skip
-            said = f"{the(t)} {verb} {text}".replace("  ", " ")
+            said = f"{the(t)} {agree(t, f'{verb} {text}'.strip())}"
             return Said(f"lookup:{attr}").say(said + ".", named(t), *claims).must(t.name, n(t.attrs[attr]))
     return None
 
 
-WEAPONISH = frozenset({"burning", "beam", "pellets", "bolt", "rockets", "blades", "hail"})
-
-
-def _closest(what: str, base: FactBase, kind: str) -> Thing | None:
-    words = re.findall(r"[a-z]+", what.lower())
-    pool = [
-        t for t in base.things if t.kind in (("item",) if kind == "item" else ("weapon", "enemy", "item"))
-    ]
-    if kind in ("weapon", "enemy"):
-        pool = [t for t in pool if t.kind == kind]
-    for w in words:
-        near = NEAR.get(w) or NEAR.get(w.rstrip("s"))
-        if near is None:
-            continue
-        if kind == "item" and near in WEAPONISH:
-            near = "damage"  # the shelf has no weapons: what makes yours hit harder is nearest
-        for t in pool:
-            if (
-                near in str(t.attrs.get("tags", "")).split()
-                or near in t.text.lower()
-                or near == t.name.lower()
-            ):
-                return t
-    names = {t.name.lower(): t for t in pool}
-    close = difflib.get_close_matches(what.lower(), list(names), n=1, cutoff=0.6)
-    return names[close[0]] if close else None
+_MORE_OF = r"(?:better|bigger|higher|more|faster|stronger|larger|longer|quicker|greater)\b"
 
 
 def _absent(q: str, base: FactBase, role: str) -> Said | None:
@@ -255,12 +226,17 @@ def _absent(q: str, base: FactBase, role: str) -> Said | None:
         return None
     what = m.group("what").strip(" -'")
     article = m.group("article") or ""
-    if _GENERIC.match(what) or base.mentions(what) or len(what) < 3:
+    core = what
+    while core.split(" ", 1)[0] in _BARE and " " in core:  # "any good weapons?" asks for weapons
+        core = core.split(" ", 1)[1]
+    if _GENERIC.match(core) or base.mentions(what) or len(core) < 3 or core in _BARE:
         return None
-    if re.search(r"\b(?:heal|health|faster|speed|damage|stronger|hp|life|magnet|pick ?up)\b", what):
-        return None  # a need: the shelf's effect tags answer it
-    a = article if article.strip() in ("a", "an") else ""
     explicit = [k for k, p in KIND_WORDS.items() if k != "item" and re.search(p, q)]
+    # "a healer enemy", "a second life": a thing; "a bigger health bar", "a better fire rate": a need
+    a_thing = explicit or (article.strip() in ("a", "an") and not re.match(_MORE_OF, what))
+    if not a_thing and any(re.search(words, what) for _tag, words in TAG_WORDS):
+        return None  # a need ("any healing?", "more speed"): the shelf's effect tags answer it
+    a = article if article.strip() in ("a", "an") else ""
     return absent_answer(a + what, base, role, explicit[0] if explicit else "any")
 
 
@@ -268,21 +244,28 @@ def absent_answer(what: str, base: FactBase, role: str, kind: str = "any") -> Sa
     """What is not there, said so, with the closest thing that is (by what it is for, else by its name)."""
     kind = "item" if role == "Merchant" else kind
     bare = re.sub(r"^(?:an?|the|some|any) ", "", what)
-    near = _closest(bare, base, kind)
+    near, purpose = closest(bare, base, kind)
     out = Said("absent")
-    said = f"No, I don't sell {what}." if role == "Merchant" else f"There is no {bare} in the game."
+    plural = bare.endswith("s") and not bare.endswith("ss")
+    there = f"There are no {bare}" if plural else f"There is no {bare}"
+    said = f"No, I don't sell {what}." if role == "Merchant" else f"{there} in the game."
     out.say(said).must("no|not|don't|isn't")
-    if near is not None:
+    lead = f"The closest, {purpose}," if purpose else "The closest"
+    if near is not None and near.kind == "key":
+        out.say(f"{lead} is the {near.name} key: {near.text[0].lower()}{near.text[1:]}.", named(near))
+        out.must(near.name)
+    elif near is not None:
         text, claims = stats(near, ("price", "stock") if near.kind == "item" else ("hp", "damage"))
         gives = near.text.startswith(("+", "-"))
         text = f" ({text})" if text else ""
         if near.kind == "weapon":  # the stats first: a weapon's own words may name another weapon
-            said = f"The closest is {the(near)}{text}, {near.text}."
+            said = f"{lead} is {the(near)}{text}, {near.text}."
         else:
-            said = f"The closest is {the(near)}{text}: it {'gives ' if gives else ''}{near.text}."
+            said = f"{lead} is {the(near)}{text}: it {'gives ' if gives else ''}{near.text}."
         out.say(said, named(near), *claims).must(near.name)
     elif role == "Merchant":
         stocked = [t for t in base.of_kind("item") if int(t.attrs.get("stock", 0)) > 0]
+        out.say("Nothing I sell is like it.")
         out.say("I sell " + ", ".join(the(t) for t in stocked) + ".", *(named(t) for t in stocked))
     return out
 

@@ -163,6 +163,7 @@ class KnowledgeIndex:
 
     def search(self, question: str, k: int = 3) -> list[Hit]:
         q = query_words(question)
+        q = (q - FRAME_WORDS) or q  # "how does the shop work": the shop, not whatever says "work"
         hits = []
         for entry, doc in zip(self.entries, self.docs, strict=True):
             length = sum(doc.values())
@@ -176,14 +177,26 @@ class KnowledgeIndex:
                         * (self.k1 + 1)
                         / (tf + self.k1 * (1 - self.b + self.b * length / self.avg))
                     )
+            doc_text = ":" in entry.id and "." in entry.id.split(":", 1)[1]  # a skill-doc paragraph
+            if doc_text and not q & (set(words(entry.keys)) - set(words(entry.title))):
+                continue  # a skill doc answers only a question in its subject ("save a file" is a mod's)
             if score > 0:
-                doc_text = ":" in entry.id and "." in entry.id.split(":", 1)[1]  # a skill-doc paragraph
                 a_mod = entry.id.startswith("mod:") and entry.id != "mod:all"  # optional: may be off
                 hits.append(Hit(entry, score * (DOC_WEIGHT if doc_text else MOD_WEIGHT if a_mod else 1.0)))
         hits.sort(key=lambda h: -h.score)
         return hits[:k]
 
 
+# words a question may use that the game's text never does, and that still ask nothing new
+ASKING_VERBS = frozenset(
+    ["take", "happen", "give", "get", "make", "play", "need", "want", "use", "work", "mean", "tell", "know"]
+)
+# words that frame a question and say nothing of its subject ("how does X work", "what happens if")
+FRAME_WORDS = frozenset(["work", "happen", "mean", "tell", "know"])
+UNKNOWN = (
+    "I don't know that: it is not in what the game tells me. Ask me about the controls, the enemies, weapons "
+    "and evolutions, the shop and coins, the AI director or mods."
+)
 SMALL_TALK = (
     "I'm the arena's announcer! Ask me about the controls, the enemies, weapons and evolutions, the shop and "
     "coins, the AI director or mods."
@@ -200,6 +213,15 @@ def _overview(hits: list[Hit]) -> Entry | None:
     if len(tied) < 2 or len({h.entry.topic for h in tied}) > 1:  # a tie across topics is no topic question
         return None
     return next((h.entry for h in tied if h.entry.id.endswith(":all")), None)
+
+
+def _asks_what_the_game_never_says(question: str, index: KnowledgeIndex, best: Entry, base: FactBase) -> bool:
+    """A question with a word the game's text never uses ("co-op", "story"; asking verbs aside) that the best
+    entry does not answer in full: the nearest entry would answer another question."""
+    asked = query_words(question)
+    foreign = [w for w in asked if w not in index.idf and w not in base.names and w not in ASKING_VERBS]
+    doc = index.docs[index.entries.index(best)]
+    return bool(foreign) and any(w not in doc for w in asked)
 
 
 def chat_grounding(question: str, index: KnowledgeIndex, base: FactBase | None = None) -> Grounding:
@@ -219,6 +241,11 @@ def chat_grounding(question: str, index: KnowledgeIndex, base: FactBase | None =
             "Chat", question, "small_talk", (), SMALL_TALK, "- " + SMALL_TALK, claims=claims, base=base
         )
     best = _overview(hits) or hits[0].entry
+    if _asks_what_the_game_never_says(question, index, best, base):
+        claims = grounded_claims(UNKNOWN, base)
+        return Grounding(
+            "Chat", question, "unknown", ("don't know",), UNKNOWN, "- " + UNKNOWN, claims=claims, base=base
+        )
     context = "\n".join(f"- {h.entry.text}" for h in hits[:2])
     claims = grounded_claims(best.text, base)
     return Grounding("Chat", question, best.id, best.facts, best.text, context, claims=claims, base=base)

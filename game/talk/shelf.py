@@ -64,22 +64,28 @@ TAG_WORDS: tuple[tuple[str, str], ...] = (
     ),
     (
         "heal",
-        r"heal|health|\bhp\b|hurt|wound|patch|medic|medkit|potion|dying|\bdie\b|\bdead\b|bleeding|life"
+        r"heal|health|\bhp\b|hurt|wound|patch|medic|medkit|dying|\bdie\b|\bdead\b|bleeding|life"
         r"|low on|survive",
     ),
 )
 OTHER_WORDS: tuple[tuple[str, str], ...] = (
+    # the player selling: the shop has no such command (``game.shop.service``: inventory and buy only)
+    (
+        "sell_back",
+        r"\b(?:can|could|may|do) i sell\b|\bi (?:want|would like|'d like) to sell\b"
+        r"|\bbuy (?:it|this|my \w+) back|\bsell (?:you|this|my)\b|\bbuy (?:from|off) me\b",
+    ),
     ("earn", r"(?:get|earn|make|find) (?:more )?(?:coins|money|gold)|where do coins come"),
     ("cheapest", r"cheap|least expensive|lowest price|budget|costs? the least"),
     ("dearest", r"most expensive|priciest|dearest|costs? the most|best item|strongest item"),
     (
         "afford",
         r"afford|can i (?:buy|get)|enough (?:coins|money)|what can i (?:buy|get)|with my (?:coins|money)"
-        r"|i have \d+",
+        r"|i have \d+|with \d+ (?:coins?|gold)|what should i (?:buy|get)",
     ),
     ("purse", r"how (?:many|much) (?:coins|money|gold) (?:do )?i have|my (?:coins|balance|purse)"),
 )
-LIST_WORDS = r"sell|wares|shelf|stock|inventory|have for me|what do you have|offer|items|goods|buy"
+LIST_WORDS = r"sell|sale|wares|shelf|stock|inventory|have for me|what do you have|offer|items|goods|buy"
 _PRICE_Q = re.compile(r"how much|cost|price|worth|coins for", re.I)
 
 
@@ -96,8 +102,9 @@ def _named(question: str, shelf: ShelfView) -> list[Ware]:
     found = []
     for w in shelf.wares:
         words = [w.name.lower(), w.id.replace("_", " ")]
-        head = w.name.lower().split()[0]
-        if any(x in q for x in words) or (len(head) > 4 and re.search(rf"\b{re.escape(head)}\b", q)):
+        head, tail = w.name.lower().split()[0], w.name.lower().split()[-1]  # "vitality", "tonic"
+        heads = [h for h in {head, tail} if len(h) > 4 and h not in ("points", "fire")]
+        if any(x in q for x in words) or any(re.search(rf"\b{re.escape(h)}s?\b", q) for h in heads):
             found.append(w)
     return found
 
@@ -112,9 +119,11 @@ def intent_of(question: str, shelf: ShelfView) -> str:
     for tag, pattern in TAG_WORDS:
         if re.search(pattern, q):
             return tag
-    if re.search(LIST_WORDS, q):
-        return "list"
-    return "list"
+    if re.search(LIST_WORDS, q) or not re.search(
+        r"\?\s*$|^\s*(?:what|which|how|can|could|do|does|is|are|why|will|would)\b", q
+    ):
+        return "list"  # a greeting or a request to see the wares
+    return "unknown"  # a question the shelf's data does not answer
 
 
 def _afford_sentence(w: Ware, coins: int) -> str:
@@ -200,7 +209,11 @@ def _shelf_grounding(question: str, shelf: ShelfView, base: FactBase) -> Groundi
         can = sorted((w for w in stocked if w.price <= coins), key=lambda x: x.price)
         if can:
             names = ", ".join(f"the {w.name} ({_coins(w.price)})" for w in can[:3])
-            template = f"With {_coins(coins)} you can buy {names}."
+            template = (
+                f"With {_coins(coins)} you can buy {names}."
+                if len(can) == 1
+                else (f"With {_coins(coins)} you can buy one of these: {names}.")
+            )
             facts = (str(coins), can[0].name)
         else:
             cheapest = min(stocked or shelf.wares, key=lambda x: x.price)
@@ -212,6 +225,14 @@ def _shelf_grounding(question: str, shelf: ShelfView, base: FactBase) -> Groundi
     elif intent == "purse":
         template = f"You have {_coins(coins)}."
         facts = (str(coins),)
+    elif intent == "sell_back":
+        template = f"I only sell; I don't buy things back. You have {_coins(coins)} to spend."
+        facts = ("don't buy",)
+    elif intent == "unknown":
+        template = "I don't know about that; I know my wares, their prices and stock. " + _list_sentence(
+            stocked
+        )
+        facts = ("don't know",)
     elif intent == "earn":
         template = (
             "You earn coins by killing enemies; tougher enemies pay more. Spend them here between waves."

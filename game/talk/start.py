@@ -35,7 +35,7 @@ class AnyTurn(Protocol):
 
 
 _ORDER = re.compile(
-    r"\b(?:buy|purchase|take|sell me|give me|i'?ll have|i'?d like|i want to buy)\s+"
+    r"\b(?:buy|purchase|take|sell me|give me|gimme|i'?ll have|i'?d like|i want to buy)\s+"
     r"(?:a |an |the |one |some |me )?[a-z]",
     re.I,
 )

@@ -44,6 +44,7 @@ ORDER: tuple[tuple[str, int, tuple[str, ...]], ...] = (
         r"hits? (?:the )?hardest", r"hits? harder", r"most damage", r"more damage", r"highest damage",
         r"deadliest", r"strongest", r"stronger", r"most dangerous", r"more dangerous",
         r"hurts? (?:the )?most", r"hurts? more", r"biggest hit", r"most powerful", r"more powerful",
+        r"best (?:weapon|gun)s?\b(?! (?:for|against|vs))",  # best for a crowd is not by damage
     )),
     ("speed", 1, (
         r"fastest", r"quickest", r"faster", r"quicker", r"speediest",
@@ -52,7 +53,8 @@ ORDER: tuple[tuple[str, int, tuple[str, ...]], ...] = (
         r"slowest", r"slower",
     )),
     ("first_wave", -1, (
-        r"earliest", r"first to (?:show|appear|come|spawn)", r"comes? first", r"appears? first",
+        r"earliest", r"first to (?:show|appear|come|spawn|arrive)",
+        r"(?:comes?|appears?|shows? up|turns? up|spawns?|arrives?) first",
         r"earlier", r"sooner",
     )),
     ("first_wave", 1, (
@@ -85,3 +87,23 @@ MOST_WORDS = r"most|highest|biggest|largest|greatest|top|best"  # over a kind: "
 LEAST_WORDS = r"least|lowest|smallest|fewest|worst"
 MORE_WORDS = r"more|higher|bigger|larger|greater|better"  # between the things named: "more health than"
 LESS_WORDS = r"less|lower|smaller|fewer|worse"
+
+
+def _set(words: str) -> frozenset[str]:
+    return frozenset(words.split())
+
+
+# what a sentence may say a thing is ("the Exploder is an enemy"): a word for each kind of thing
+KIND_NOUNS: dict[str, frozenset[str]] = {
+    "enemy": _set("enemy enemies foe foes monster monsters mob mobs creature creatures baddie"),
+    "item": _set("item items ware wares upgrade upgrades"),
+    "weapon": _set("weapon weapons gun guns"),
+    "upgrade": _set("upgrade upgrades passive passives"),
+    "mod": _set("mod mods"),
+    "key": _set("key keys button buttons"),
+}
+BOSS_NOUNS = frozenset({"boss", "bosses"})  # only the Elite Boss is one
+# what no thing ever is: a sentence that says a thing is one of these is garbled ("the Exploder is a wave")
+ATTRIBUTE_NOUNS = _set(
+    "wave waves coin coins damage hp health price speed stock slot slots level number percent"
+)
