@@ -168,7 +168,7 @@ def main(argv: list[str] | None = None) -> int:
 
             return run_agents(args.command, args.backend, args.split, args.limit)
         if args.command == "talk":
-            from game.eval.talk import run_talk
+            from game.eval.talk_report import run_talk
 
             roles = {r.strip() for r in args.roles.split(",") if r.strip()} or None
             backends = [b.strip() for b in args.backends.split(",") if b.strip()]
@@ -186,7 +186,7 @@ def main(argv: list[str] | None = None) -> int:
         sys.stdout.write("\n")
         _backend_table(args.llm_backends)
         sys.stdout.write("\n")
-        from game.eval.talk import run_talk
+        from game.eval.talk_report import run_talk
 
         run_talk(["stub", "local"])
         return ab_command(args) or status

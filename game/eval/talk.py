@@ -278,10 +278,3 @@ def evaluate(
             if progress is not None:
                 progress(i + 1, len(questions), q.id)
     return out
-
-
-def run_talk(*args: Any, **kwargs: Any) -> int:
-    """``python -m game.eval talk`` (``game.eval.talk_report``)."""
-    from game.eval.talk_report import run_talk as run
-
-    return run(*args, **kwargs)

@@ -34,8 +34,6 @@ TYPE_ONLY_CIRCLES: dict[frozenset[str], str] = {
 }
 # circles that import at run time, in packages another open issue is rewriting now: exact modules, and why
 PENDING_CIRCLES: dict[frozenset[str], str] = {
-    frozenset({"game.eval.talk", "game.eval.talk_report"}): "issue 34 in progress (game/eval/): the report "
-    "reads the eval's cases, the eval imports the report to print it",
     frozenset(
         f"game.talk.{m}"
         for m in (
