@@ -28,6 +28,8 @@ from functools import lru_cache
 
 from game.talk.facts import FactBase, Thing, Value
 from game.talk.kinds import categories, is_a
+from game.talk.knowledge import load_knowledge
+from game.talk.text import sentences
 
 _WORD_NUMBERS = {
     "zero": 0, "no": 0, "one": 1, "a single": 1, "single": 1, "two": 2, "three": 3, "four": 4, "five": 5,
@@ -131,12 +133,6 @@ def _words_to_digits(text: str) -> str:
     return _WORD_NUMBER.sub(lambda m: str(_WORD_NUMBERS[m.group(1).lower()]), text)
 
 
-def _sentences(text: str) -> list[str]:
-    from game.talk.grounding import sentences
-
-    return sentences(text)
-
-
 def _cue(sentence: str, start: int, end: int) -> str:
     after, before = sentence[end : end + 24].lower(), sentence[max(0, start - 28) : start].lower()
     for pattern, attr in _AFTER:
@@ -160,7 +156,7 @@ def read_claims(text: str, base: FactBase) -> list[Claim]:
     """The claims a text makes, sentence by sentence (see the module's doc)."""
     out: list[Claim] = []
     last: Thing | None = None
-    for raw in _sentences(text):
+    for raw in sentences(text):
         sentence = _words_to_digits(raw)
         taken: list[tuple[int, int]] = []
         for m in _COMMAND.finditer(sentence):
@@ -245,8 +241,6 @@ def _in_name(pos: int, sentence: str, base: FactBase) -> bool:
 @lru_cache(maxsize=1)
 def known_commands() -> frozenset[str]:
     """Every command, flag, variable and file the game's own text names (the knowledge file)."""
-    from game.talk.knowledge import load_knowledge
-
     found: set[str] = set()
     for entry in load_knowledge():
         for m in _COMMAND.finditer(entry.text):

@@ -19,7 +19,7 @@ from coreai.paths import shipped, shipped_dir
 from coreai.persist import loads_json
 
 if TYPE_CHECKING:
-    from game.talk.shelf import ShelfView
+    from game.talk.wares import ShelfView
 
 Value = int | float | str
 

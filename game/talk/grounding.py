@@ -11,7 +11,6 @@ if TYPE_CHECKING:
     from game.talk.facts import FactBase
 
 _SPACE = re.compile(r"\s+")
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])")
 
 
 @dataclass(frozen=True)
@@ -64,11 +63,3 @@ def holds(reply: str, fact: str) -> bool:
 
 def missing_facts(reply: str, facts: tuple[str, ...]) -> list[str]:
     return [f for f in facts if not holds(reply, f)]
-
-
-def sentences(text: str) -> list[str]:
-    """The text split into sentences (a newline also ends one)."""
-    out: list[str] = []
-    for line in text.splitlines():
-        out.extend(s.strip() for s in _SENTENCE_END.split(line.strip()) if s.strip())
-    return out

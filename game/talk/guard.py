@@ -28,8 +28,9 @@ import itertools
 import re
 from dataclasses import dataclass
 
-from game.talk.grounding import Grounding, holds, missing_facts, norm, sentences
+from game.talk.grounding import Grounding, holds, missing_facts, norm
 from game.talk.repeat import repeats
+from game.talk.text import sentences
 
 RAW = re.compile(
     r"(\b\w+ returned:|[{}]|\"ok\"|\"result\"|<\|im_|<\|endoftext|</?tool|</?think|```|\bNone\b|\bnull\b)",

@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from coreai.paths import shipped_dir
 from coreai.persist import loads_json
 from game.talk.game_facts import Fact, game_facts
+from game.talk.text import sentences
 
 KNOWLEDGE_FILE = "knowledge.jsonl"  # under assets/talk/
 
@@ -86,8 +87,6 @@ def _paragraphs(path: Path) -> list[tuple[str, str]]:
 def _doc_sentences(path: Path, topic: str, keys: str, per_section: int = 3) -> list[Fact]:
     """The first one or two sentences of each plain paragraph of a skill doc (code, tables and what is
     said to agents skipped), at most ``per_section`` per section."""
-    from game.talk.grounding import sentences
-
     out: list[Fact] = []
     taken: dict[str, int] = {}
     for title, para in _paragraphs(path):

@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass
 
 from game.talk.facts import FactBase, Thing
+from game.talk.vocab import TAG_WORDS  # the words a need is asked in ("a speed boost")
 
 
 @dataclass(frozen=True)
@@ -91,8 +92,6 @@ def purpose_of(what: str) -> str:
     for w in words:
         if w in NEAR:
             return NEAR[w]
-    from game.talk.shelf import TAG_WORDS  # the words a need is asked in ("a speed boost")
-
     for tag, pattern in TAG_WORDS:
         if re.search(pattern, what.lower()):
             return _BY_TAG.get(tag, tag)

@@ -16,7 +16,8 @@ from game.talk.claims import Claim
 from game.talk.facts import FactBase
 from game.talk.grounding import Grounding
 from game.talk.said import Said, agree, coins, grounding, n, named, stat, the
-from game.talk.shelf import _named, shelf_view
+from game.talk.shelf import _named
+from game.talk.wares import shelf_view
 
 if TYPE_CHECKING:
     from game.shop.service import ShopService

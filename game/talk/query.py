@@ -14,7 +14,6 @@ from game.talk.howto import rule_answer
 from game.talk.near import BARE as _BARE
 from game.talk.near import closest
 from game.talk.said import PHRASE, Said, agree, coins, n, named, stat, stats, the
-from game.talk.shelf import TAG_WORDS
 from game.talk.vocab import (
     ATTR_NOUNS,
     KIND_WORDS,
@@ -24,6 +23,7 @@ from game.talk.vocab import (
     MORE_WORDS,
     MOST_WORDS,
     ORDER,
+    TAG_WORDS,
 )
 
 _COUNT = re.compile(

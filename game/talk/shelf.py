@@ -1,73 +1,24 @@
 """The Merchant's grounded answer: the question's intent mapped to items on the shelf by their effect tags.
 
-``shelf_view(shop)`` copies what the answer needs off the live shop (main thread); ``merchant_grounding``
-finds the intent (healing, speed, damage, fire rate, max HP, pickup range, cheapest, dearest, affordable with
-my coins, a named item's price, the whole shelf, how to earn coins) and writes the facts a right answer
-holds and the template that states them. No model is involved: the stub Merchant answers with the template.
+``merchant_grounding(question, shelf)`` takes the shelf as ``game.talk.wares.shelf_view`` copies it off the
+live shop, finds the intent (healing, speed, damage, fire rate, max HP, pickup range, cheapest, dearest,
+affordable with my coins, a named item's price, the whole shelf, how to earn coins) and writes the facts a
+right answer holds and the template that states them. No model is involved: the stub Merchant answers with
+the template.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
+from game.talk.facts import FactBase
 from game.talk.grounding import Grounding
+from game.talk.query import data_answer
+from game.talk.said import grounded_claims, grounding
+from game.talk.vocab import TAG_WORDS
+from game.talk.wares import ShelfView, Ware
 
-if TYPE_CHECKING:
-    from game.shop.shop import Shop
-    from game.talk.facts import FactBase
-
-
-@dataclass(frozen=True)
-class Ware:
-    id: str
-    name: str
-    price: int
-    stock: int
-    effect: str  # "heals 40 HP"
-    tags: tuple[str, ...]
-
-
-@dataclass(frozen=True)
-class ShelfView:
-    wares: tuple[Ware, ...]
-    coins: int
-    open: bool = True
-
-
-def shelf_view(shop: Shop) -> ShelfView:
-    wares = tuple(
-        Ware(i.id, i.name, i.price, shop.stock.get(i.id, 0), i.description, tuple(i.tags))
-        for i in shop.inventory.items
-    )
-    return ShelfView(wares, shop.purse.balance, shop.open)
-
-
-# intent -> words that ask for it (checked in this order; the first match wins)
-TAG_WORDS: tuple[tuple[str, str], ...] = (
-    (
-        "max_hp",
-        r"max(?:imum)? ?(?:hp|health|life)|(?:more|bigger|larger|longer) (?:max )?(?:hp|health|life)"
-        r"|health bar|tougher|tanky|vitality|survive longer",
-    ),
-    (
-        "fire_rate",
-        r"fire ?rate|shoot faster|fire faster|rapid|rate of fire|attack speed|more shots|shoot more",
-    ),
-    ("pickup", r"pick ?up|magnet|collect|reach (?:coins|xp|gems)|grab|loot range|range for (?:coins|xp)"),
-    ("damage", r"kill\w* (?:\w+ )?(?:faster|quicker|sooner)|(?:faster|quicker) kills"),
-    ("speed", r"speed|faster|quick|move|run away|boots|outrun|dodge|kite|catch|escape|get away|keep up"),
-    (
-        "damage",
-        r"damage|hit harder|stronger|more power|kill faster|harder hitting|dps|bullets? (?:stronger|hurt)",
-    ),
-    (
-        "heal",
-        r"heal|health|\bhp\b|hurt|wound|patch|medic|medkit|dying|\bdie\b|\bdead\b|bleeding|life"
-        r"|low on|survive",
-    ),
-)
+# the Merchant's other intents -> the words that ask for them (tried before the needs in ``TAG_WORDS``)
 OTHER_WORDS: tuple[tuple[str, str], ...] = (
     # the player selling: the shop has no such command (``game.shop.service``: inventory and buy only)
     (
@@ -153,10 +104,6 @@ def _item_facts(w: Ware) -> tuple[str, ...]:
 def merchant_grounding(question: str, shelf: ShelfView) -> Grounding:
     """The Merchant's grounded answer: a question over the data (a count, a comparison, a stat, something
     the shelf lacks, a rule of the game) first, else the question's intent on the shelf."""
-    from game.talk.facts import FactBase
-    from game.talk.query import data_answer
-    from game.talk.said import grounding
-
     base = FactBase.load(shelf)
     said = data_answer(question, base, "Merchant")
     if said is not None:
@@ -175,8 +122,6 @@ def _shelf_checks(shelf: ShelfView) -> dict[str, object]:
 
 
 def _shelf_grounding(question: str, shelf: ShelfView, base: FactBase) -> Grounding:
-    from game.talk.said import grounded_claims
-
     intent = intent_of(question, shelf)
     coins = shelf.coins
     stocked = [w for w in shelf.wares if w.stock > 0]

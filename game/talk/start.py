@@ -12,8 +12,9 @@ from game.ai.chat import ChatTurn, chat_request
 from game.talk.grounding import Grounding
 from game.talk.knowledge import load_knowledge
 from game.talk.retrieve import KnowledgeIndex, chat_grounding
-from game.talk.shelf import ShelfView, merchant_grounding, shelf_view
+from game.talk.shelf import merchant_grounding
 from game.talk.turn import TalkTurn
+from game.talk.wares import ShelfView, shelf_view
 
 if TYPE_CHECKING:
     from collections.abc import Callable

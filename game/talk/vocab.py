@@ -107,3 +107,30 @@ BOSS_NOUNS = frozenset({"boss", "bosses"})  # only the Elite Boss is one
 ATTRIBUTE_NOUNS = _set(
     "wave waves coin coins damage hp health price speed stock slot slots level number percent"
 )
+
+# a need the Merchant's wares serve -> the words that ask for it (checked in this order; the first match
+# wins): read for the shelf's intent (``game.talk.shelf``), a missing thing's purpose (``game.talk.near``) and
+# absence (``game.talk.query``)
+TAG_WORDS: tuple[tuple[str, str], ...] = (
+    (
+        "max_hp",
+        r"max(?:imum)? ?(?:hp|health|life)|(?:more|bigger|larger|longer) (?:max )?(?:hp|health|life)"
+        r"|health bar|tougher|tanky|vitality|survive longer",
+    ),
+    (
+        "fire_rate",
+        r"fire ?rate|shoot faster|fire faster|rapid|rate of fire|attack speed|more shots|shoot more",
+    ),
+    ("pickup", r"pick ?up|magnet|collect|reach (?:coins|xp|gems)|grab|loot range|range for (?:coins|xp)"),
+    ("damage", r"kill\w* (?:\w+ )?(?:faster|quicker|sooner)|(?:faster|quicker) kills"),
+    ("speed", r"speed|faster|quick|move|run away|boots|outrun|dodge|kite|catch|escape|get away|keep up"),
+    (
+        "damage",
+        r"damage|hit harder|stronger|more power|kill faster|harder hitting|dps|bullets? (?:stronger|hurt)",
+    ),
+    (
+        "heal",
+        r"heal|health|\bhp\b|hurt|wound|patch|medic|medkit|dying|\bdie\b|\bdead\b|bleeding|life"
+        r"|low on|survive",
+    ),
+)

@@ -33,24 +33,7 @@ TYPE_ONLY_CIRCLES: dict[frozenset[str], str] = {
     "in their type hints, and a protocol would restate World's whole surface",
 }
 # circles that import at run time, in packages another open issue is rewriting now: exact modules, and why
-PENDING_CIRCLES: dict[frozenset[str], str] = {
-    frozenset(
-        f"game.talk.{m}"
-        for m in (
-            "claims",
-            "facts",
-            "grounding",
-            "howto",
-            "kinds",
-            "knowledge",
-            "near",
-            "query",
-            "said",
-            "shelf",
-        )
-    ): "open: the talk answer builders and the claim reader call each other at run time (issue 36 grew "
-    "them; splitting the fact base from the answers is left for a later change)",
-}
+PENDING_CIRCLES: dict[frozenset[str], str] = {}
 
 # the shell (the window, its views and what they configure) and the AI session: no circle may touch these
 NO_CIRCLE_PREFIXES = (

@@ -14,9 +14,10 @@ from game.talk.facts import FactBase
 from game.talk.guard import Limits, check
 from game.talk.knowledge import load_knowledge
 from game.talk.retrieve import chat_grounding
-from game.talk.shelf import ShelfView, Ware, merchant_grounding
+from game.talk.shelf import merchant_grounding
 from game.talk.start import knowledge_index
 from game.talk.vocab import ORDER
+from game.talk.wares import ShelfView, Ware
 
 
 def shelf(coins: int = 0) -> ShelfView:

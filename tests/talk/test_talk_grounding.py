@@ -9,8 +9,9 @@ import pytest
 from game.shop.inventory import load_inventory
 from game.talk.knowledge import build_entries, knowledge_path, render
 from game.talk.retrieve import chat_grounding
-from game.talk.shelf import ShelfView, Ware, merchant_grounding
+from game.talk.shelf import merchant_grounding
 from game.talk.start import knowledge_index
+from game.talk.wares import ShelfView, Ware
 
 
 def shelf(coins: int) -> ShelfView:

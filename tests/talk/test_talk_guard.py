@@ -9,7 +9,8 @@ from coreai.settings import TalkDecoding
 from game.shop.inventory import load_inventory
 from game.talk.guard import Limits, check
 from game.talk.repeat import first_repeat, repeats
-from game.talk.shelf import ShelfView, Ware, merchant_grounding
+from game.talk.shelf import merchant_grounding
+from game.talk.wares import ShelfView, Ware
 from game.talk.watch import StreamWatch
 
 

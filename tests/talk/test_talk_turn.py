@@ -11,9 +11,10 @@ from coreai.llm.stub import StubLlmClient
 from coreai.runtime import CoreAiRuntime
 from coreai.settings import Settings, TalkDecoding
 from game.shop.inventory import load_inventory
-from game.talk.shelf import ShelfView, Ware, merchant_grounding
+from game.talk.shelf import merchant_grounding
 from game.talk.stats import TalkStats
 from game.talk.turn import TalkTurn
+from game.talk.wares import ShelfView, Ware
 
 LOOP = " ".join(["it's a world of the arena."] * 30)
 
