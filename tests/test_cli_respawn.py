@@ -5,28 +5,9 @@ clear error (a death ends a player's run there)."""
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
-from typing import Any
 
-REPO = Path(__file__).resolve().parents[1]
-
-
-def arena(saves: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "game", *args],
-        cwd=REPO, capture_output=True, text=True, timeout=120,
-        env={**os.environ, "ARENA_SAVES_DIR": str(saves), "ARENA_DISCOVER_PORTS": ""},
-    )  # fmt: skip
-
-
-def summary(out: subprocess.CompletedProcess[str]) -> dict[str, Any]:
-    assert out.returncode == 0, out.stderr[-2000:]
-    result: dict[str, Any] = json.loads(out.stdout.strip().splitlines()[-1])
-    return result
-
+from tests.cli_support import arena, summary
 
 # the novice under static difficulty dies in its first wave on most seeds (game/eval/README.md, first wave)
 RUN = ("--headless", "--director", "static", "--bot", "novice", "--seed", "0", "--seconds", "45", "--json")

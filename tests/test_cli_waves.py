@@ -5,9 +5,6 @@ replay reproduces it."""
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -15,22 +12,7 @@ from coreai.settings import Settings
 from game.ai.session import AiSession
 from game.options import LaunchOptions
 from game.sim.config import FINAL_WAVE, wave_duration
-
-REPO = Path(__file__).resolve().parents[1]
-
-
-def arena(saves: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "game", *args],
-        cwd=REPO, capture_output=True, text=True, timeout=120,
-        env={**os.environ, "ARENA_SAVES_DIR": str(saves), "ARENA_DISCOVER_PORTS": ""},
-    )  # fmt: skip
-
-
-def summary(out: subprocess.CompletedProcess[str]) -> dict[str, Any]:
-    assert out.returncode == 0, out.stderr[-2000:]
-    result: dict[str, Any] = json.loads(out.stdout.strip().splitlines()[-1])
-    return result
+from tests.cli_support import arena, summary
 
 
 def test_bad_wave_counts_are_refused_in_one_line(tmp_path: Path) -> None:
