@@ -26,7 +26,8 @@ from coreai.errors import CommandRejected
 from game.director.tuning import TUNING
 from game.sim.combat import HEALTH
 from game.sim.config import HEALTH_PICKUP_HEAL
-from game.sim.spawner import SpawnPlacer, edge_point, stragglers
+from game.sim.placement import SpawnPlacer, edge_point
+from game.sim.spawner import stragglers
 from game.sim.world import World
 
 EventHandler = Callable[[World, SpawnPlacer], None]

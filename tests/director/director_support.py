@@ -11,7 +11,8 @@ from game.director.director import Director
 from game.director.pacing import PacingState
 from game.director.read import PlayerRead
 from game.director.source import PlanReply, PlanRequest
-from game.sim.spawner import OFFSCREEN_MARGIN, NullSpawner, view_exit
+from game.sim.placement import OFFSCREEN_MARGIN, view_exit
+from game.sim.spawner import NullSpawner
 from game.sim.world import World
 
 

@@ -17,9 +17,10 @@ from game.director.tuning import TUNING
 from game.sim import events as ev
 from game.sim import spawner as sp_mod
 from game.sim.config import ARENA_H, ARENA_W, BOSS_EVERY, DT, SCREEN_H, SCREEN_W
+from game.sim.placement import edge_point
 from game.sim.player import PlayerInput
 from game.sim.prefabs import PrefabRegistry
-from game.sim.spawner import CreditSpawner, Limits, SpawnCard, edge_point
+from game.sim.spawner import CreditSpawner, Limits, SpawnCard
 from game.sim.view import view_center
 from game.sim.world import World
 from tests.director.director_support import offscreen_distance

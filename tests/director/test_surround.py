@@ -20,7 +20,7 @@ from game.director.rules import SPIKE_EVENTS, decide
 from game.director.source import DirectorSituation
 from game.director.telemetry import GameSessionSnapshot
 from game.director.tuning import TUNING
-from game.sim.spawner import SpawnPlacer
+from game.sim.placement import SpawnPlacer
 from tests.director.director_support import offscreen_distance, quiet_world
 
 
