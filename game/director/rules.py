@@ -82,6 +82,11 @@ def pressure_ceiling(skill: float, level: int, t: Tuning) -> float:
     return min(p0 + (p1 - p0) * share, max(base + per_level * (level - 1), p0))
 
 
+def ease_floor(t: Tuning) -> float:
+    """The lowest danger the rules ease to (``[plan] ease_floor``, never under the knob's range)."""
+    return max(KNOB["danger"].lo, t.plan.ease_floor)
+
+
 def escalated(k: DirectorKnobs) -> bool:
     """Whether a lever past pressure is raised (danger above 1, elites, tier, toughness)."""
     return k.danger > 1.0 or k.elite_chance > 0.0 or k.tier > 0.0 or k.toughness > KNOB["toughness"].lo
@@ -121,6 +126,9 @@ def _threaten(s: DirectorSituation, t: Tuning) -> tuple[Move, str]:
         return Move.DANGER_UP, f"{why}: {DANGER_FIRST}"
     if k.pressure < KNOB["pressure"].hi:
         return Move.RAISE, f"{why}: pressure up"
+    ready = any(e in s.events for e in SPIKE_EVENTS)
+    if ready and not s.snapshot.boss_alive and s.since_spike_s >= t.plan.threat_spike_s:
+        return Move.SPIKE, f"{why}: a peak that threatens"
     return Move.ESCALATE, f"{why}: {ESCALATE}"
 
 
@@ -136,7 +144,7 @@ def _recover(s: DirectorSituation, t: Tuning) -> tuple[Move, str]:
         why = f"player lost {snap.damage_15s:.0%} HP in 15s"
     else:
         return Move.HOLD, ""
-    if s.knobs.danger > KNOB["danger"].lo:
+    if s.knobs.danger > ease_floor(t):
         return Move.EASE, f"{why}: {EASE_FIRST}"  # the crowd's size comes down once danger is at its lowest
     return Move.EASE_OFF, f"{why}: ease off"
 
@@ -172,7 +180,7 @@ def decide(s: DirectorSituation, t: Tuning | None = None) -> dict[str, Any]:
     allowed = set(s.prefabs)
     if move in (Move.EASE, Move.EASE_OFF):
         plan["announcer"] = ANNOUNCER["ease_off"]
-        plan["danger"] = _step("danger", k.danger, -1)
+        plan["danger"] = max(min(k.danger, ease_floor(t)), _step("danger", k.danger, -1))
         plan["pickup_rate"] = _step("pickup_rate", k.pickup_rate, +1)
         plan["mix"] = _shift(k.mix, allowed, EASE_MIX)
         for name in ("elite_chance", "toughness", "tier"):

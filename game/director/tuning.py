@@ -62,6 +62,7 @@ class PacingTuning(_Section):
 class Bank(_Section):
     income: float = Field(gt=0, le=20)
     income_growth: float = Field(ge=0, le=5)
+    extra_xp: float = Field(ge=0, le=1)
     opening_credits: float = Field(ge=0, le=100)
     elite_cost: float = Field(ge=1, le=10)
     max_group: int = Field(ge=1, le=10)
@@ -114,6 +115,7 @@ class RescueTuning(_Section):
 
 class Plan(_Section):
     opening_danger: float = Field(gt=0, le=1.5)
+    ease_floor: float = Field(gt=0, le=1)
     recent_death_s: float = Field(ge=0)
     low_hp: float = Field(ge=0, le=1)
     heavy_damage_15s: float = Field(gt=0)
@@ -126,6 +128,7 @@ class Plan(_Section):
     escalate_skill: float = Field(ge=0, le=1)
     threat_hp: float = Field(gt=0, lt=1)
     threat_every_s: float = Field(gt=0)
+    threat_spike_s: float = Field(gt=0)
 
     @model_validator(mode="after")
     def _ranges(self) -> Plan:

@@ -18,7 +18,7 @@ from game.director.knobs import KNOB
 from game.director.memory import DirectorMemory, default_memory_path
 from game.director.panel import HISTORY_HZ, HISTORY_S
 from game.director.plan import PRESSURE_FACTOR
-from game.director.rules import EASE_FIRST
+from game.director.rules import EASE_FIRST, ease_floor
 from game.director.source import PlanReply, PlanRequest
 from game.director.tuning import TUNING
 from game.sim.config import TICK_HZ
@@ -285,7 +285,7 @@ def test_rules_mode_eases_a_struggling_player_danger_first_then_the_crowd() -> N
     w = World(seed=2, spawner=d.spawner)
     tick(d, w, 11 * TICK_HZ)
     w.player.iframes = 1e9  # the HP the test sets stays: no hit, no death
-    lowest = KNOB["danger"].lo
+    lowest = ease_floor(TUNING)  # the rules ease danger no lower than [plan] ease_floor
     seen = []
     pressure = d.knobs.pressure
     while d.knobs.danger > lowest:  # softer hits, a step a decision, while the crowd's size stays

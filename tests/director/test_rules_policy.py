@@ -23,6 +23,7 @@ from game.director.rules import (
     ESCALATE,
     SPIKE_EVENTS,
     decide,
+    ease_floor,
     pressure_ceiling,
 )
 from game.director.source import DirectorSituation
@@ -34,7 +35,7 @@ PL = TUNING.plan
 DANGER_STEP = KNOB["danger"].max_step or 0.0
 HEALTHY = {"hp_fraction": 1.0, "damage_15s": 0.0}
 LEVERS = ("danger", "elite_chance", "toughness", "tier")  # what makes enemies hurt or last
-LOWEST_DANGER = KNOB["danger"].lo
+LOWEST_DANGER = ease_floor(TUNING)  # the rules ease danger no lower
 STRUGGLING = [
     {"seconds_since_death": PL.recent_death_s - 1.0, "deaths": 1},
     {"hp_fraction": PL.low_hp - 0.01},
