@@ -34,8 +34,10 @@ from game.director.read import PlayerRead
 from game.director.reflexes import Adjustment
 from game.director.tuning import TUNING, Tuning
 from game.sim import events as ev
-from game.sim.config import ARENA_H, ARENA_W
+from game.sim.config import ARENA_H, ARENA_W, PLAYER_BASE, enemy_hp_scale
 from game.sim.spawner import LIVE_CAP, CreditSpawner, Limits, static_knobs
+from game.sim.weapon_data import STARTING_WEAPON
+from game.sim.weapons import effective, sheet_dps
 from game.sim.world import World
 
 SUPPLY_EVENT = "supply"
@@ -52,6 +54,7 @@ class Acted:
     pickup: float = 1.0
     limits: Limits = field(default_factory=Limits)
     why: str = ""  # the reflexes in force
+    hp_match: float = 1.0  # new enemies' HP factor for the build's power ([power])
 
 
 def hp_limit(hp: float, t: Tuning) -> float:
@@ -71,6 +74,16 @@ def hit_cap(world: World, t: Tuning) -> float:
     if not en.n:
         return math.inf
     return max(1.0, t.read.fall_bars * world.player.stats.max_hp / max(1e-9, float(en.view("damage").max())))
+
+
+def hp_match(world: World, t: Tuning) -> float:
+    """How much tougher new enemies are for this build: its power (damage a second on paper over a wave-1
+    blaster's, over the wave's designed enemy toughness) past ``[power] par``, to the power ``follow``. A
+    build that outgrew the wave still kills faster, but enemies live long enough to reach it."""
+    start = effective(world.arsenal.cat.get(STARTING_WEAPON), 1, PLAYER_BASE)
+    base = start.damage * start.count / start.cooldown
+    power = sheet_dps(world) / (base * enemy_hp_scale(max(1, world.wave)))
+    return max(1.0, power / t.power.par) ** t.power.follow
 
 
 def crowd_max_for(kills_per_min: float, t: Tuning = TUNING) -> int:
@@ -118,6 +131,7 @@ class Actuator:
         )
         spawner.limits = limits
         spawner.income_share = income(read.pacing, t.pacing)
+        spawner.hp_match = match = hp_match(world, t)
         self._compose(world, "enemy_damage_mult", danger)
         self._compose(world, "enemy_speed_mult", speed)
         self._compose(world, "pickup_rate_mult", pickup)
@@ -132,7 +146,7 @@ class Actuator:
             self._why, self._why_at = why, read.time
         elif read.time - self._why_at < WHY_SHOWN_S:  # a one-tick reflex stays readable on F10
             why = f"{self._why} ({read.time - self._why_at:.0f}s ago)"
-        self.state = Acted(round(danger, 4), round(speed, 4), round(pickup, 4), limits, why)
+        self.state = Acted(round(danger, 4), round(speed, 4), round(pickup, 4), limits, why, round(match, 2))
         return self.state
 
     def off(self, world: World, spawner: CreditSpawner) -> None:
@@ -140,6 +154,7 @@ class Actuator:
         for name in ("enemy_damage_mult", "enemy_speed_mult", "pickup_rate_mult", "xp_mult"):
             self._compose(world, name, 1.0)
         spawner.limits = Limits()
+        spawner.hp_match = 1.0
         self.state = Acted()
 
     def _compose(self, world: World, name: str, factor: float) -> None:

@@ -82,8 +82,11 @@ def pressure_ceiling(skill: float, level: int, t: Tuning) -> float:
     return min(p0 + (p1 - p0) * share, max(base + per_level * (level - 1), p0))
 
 
-def ease_floor(t: Tuning) -> float:
-    """The lowest danger the rules ease to (``[plan] ease_floor``, never under the knob's range)."""
+def ease_floor(t: Tuning, wave: int = 2) -> float:
+    """The lowest danger the rules ease to: ``[plan] ease_floor``, never under the knob's range; in the
+    first ``learn_waves`` waves the knob's bottom (a first-timer learns the game)."""
+    if wave <= t.plan.learn_waves:
+        return KNOB["danger"].lo
     return max(KNOB["danger"].lo, t.plan.ease_floor)
 
 
@@ -144,7 +147,7 @@ def _recover(s: DirectorSituation, t: Tuning) -> tuple[Move, str]:
         why = f"player lost {snap.damage_15s:.0%} HP in 15s"
     else:
         return Move.HOLD, ""
-    if s.knobs.danger > ease_floor(t):
+    if s.knobs.danger > ease_floor(t, snap.wave):
         return Move.EASE, f"{why}: {EASE_FIRST}"  # the crowd's size comes down once danger is at its lowest
     return Move.EASE_OFF, f"{why}: ease off"
 
@@ -180,7 +183,7 @@ def decide(s: DirectorSituation, t: Tuning | None = None) -> dict[str, Any]:
     allowed = set(s.prefabs)
     if move in (Move.EASE, Move.EASE_OFF):
         plan["announcer"] = ANNOUNCER["ease_off"]
-        plan["danger"] = max(min(k.danger, ease_floor(t)), _step("danger", k.danger, -1))
+        plan["danger"] = max(min(k.danger, ease_floor(t, snap.wave)), _step("danger", k.danger, -1))
         plan["pickup_rate"] = _step("pickup_rate", k.pickup_rate, +1)
         plan["mix"] = _shift(k.mix, allowed, EASE_MIX)
         for name in ("elite_chance", "toughness", "tier"):

@@ -80,6 +80,11 @@ class Static(_Section):
     elite_max: float = Field(ge=0, le=1)
 
 
+class Power(_Section):
+    par: float = Field(ge=1)
+    follow: float = Field(ge=0, le=1)
+
+
 class Presence(_Section):
     floor_min: int = Field(ge=0, le=40)
     view_kill_s: float = Field(ge=0, le=30)
@@ -116,6 +121,7 @@ class RescueTuning(_Section):
 class Plan(_Section):
     opening_danger: float = Field(gt=0, le=1.5)
     ease_floor: float = Field(gt=0, le=1)
+    learn_waves: int = Field(ge=0, le=20)
     recent_death_s: float = Field(ge=0)
     low_hp: float = Field(ge=0, le=1)
     heavy_damage_15s: float = Field(gt=0)
@@ -143,6 +149,7 @@ class Tuning(_Section):
     bank: Bank
     static: Static
     presence: Presence
+    power: Power
     danger: Danger
     rescue: RescueTuning
     plan: Plan
@@ -154,7 +161,8 @@ class Tuning(_Section):
 
     def _sections(self) -> tuple[_Section, ...]:
         return (
-            self.read, self.pacing, self.bank, self.static, self.presence, self.danger, self.rescue, self.plan
+            self.read, self.pacing, self.bank, self.static, self.presence, self.power, self.danger, self.rescue,
+            self.plan
         )  # fmt: skip
 
 

@@ -141,7 +141,8 @@ def stragglers(world: World, n: int) -> np.ndarray:
 
 class CreditSpawner:
     """Implements ``Spawner``. ``knobs`` is the plan in force, ``income_share`` the share of the income the
-    director's pacing lets through, ``limits`` what it may do; the director writes all three."""
+    director's pacing lets through, ``limits`` what it may do, ``hp_match`` how much tougher new enemies are
+    for a build that outgrew the wave; the director writes all four (static keeps 1 and no limits)."""
 
     source: SpawnCause = "bank"  # the cause the bank's groups carry (static's say "wave")
 
@@ -150,6 +151,7 @@ class CreditSpawner:
         self.knobs: SpawnKnobs = knobs if knobs is not None else FixedKnobs()
         self.limits = Limits()
         self.income_share = 1.0
+        self.hp_match = 1.0
         self.placer = SpawnPlacer()
         self.credits = 0.0
         self.recent: deque[str] = deque(maxlen=VARIETY_RUN)
@@ -165,7 +167,9 @@ class CreditSpawner:
         self._next = None
         if wave % BOSS_EVERY == 0:
             x, y = self.placer.position(world)
+            first = world.enemies.n
             world.spawn_enemy("boss", x, y, source="wave")
+            toughen(world, first, self.hp_match)
 
     def update(self, world: World, dt: float) -> None:
         self.placer.observe(world)
@@ -242,8 +246,8 @@ class CreditSpawner:
         return True
 
     def toughen_from(self, world: World, first: int) -> None:
-        """Apply the ``toughness`` knob to what was spawned from pool row ``first`` on."""
-        toughen(world, first, self.knobs.toughness)
+        """Apply the ``toughness`` knob and ``hp_match`` to what was spawned from pool row ``first`` on."""
+        toughen(world, first, self.knobs.toughness * self.hp_match)
 
     # ------------------------------------------------------------------ budget and cards
     def effective_wave(self, world: World) -> int:

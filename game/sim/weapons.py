@@ -77,6 +77,17 @@ def effective(spec: WeaponSpec, level: int, stats: PlayerBase, base: PlayerBase 
     )
 
 
+def sheet_dps(world: World) -> float:
+    """The damage a second the player's weapons deal on paper (every shot landing, pierce counted up to 3
+    extra hits): a measure of the build's strength, not of what it hits."""
+    stats, cat = world.player.stats, world.arsenal.cat
+    total = 0.0
+    for h in world.arsenal.held:
+        eff = effective(cat.get(h.key), h.level, stats)
+        total += eff.damage * eff.count * (1 + min(eff.pierce, 3)) / eff.cooldown
+    return total * world.params.get("player_damage_mult")
+
+
 @dataclass
 class HeldWeapon:
     key: str

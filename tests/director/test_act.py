@@ -22,6 +22,7 @@ from game.sim import events as ev
 from game.sim.combat import HEALTH
 from game.sim.player import PlayerInput
 from game.sim.spawner import CreditSpawner, Limits
+from game.sim.weapons import sheet_dps
 from game.sim.world import World
 
 D = TUNING.danger
@@ -232,3 +233,22 @@ def test_the_director_composes_with_a_mod_value_and_static_mode_gives_it_back() 
     tick(d, w)
     assert w.params.get("enemy_damage_mult") == 2.0
     assert w.params.get("enemy_speed_mult") == 1.0 and d.credit_spawner.limits == Limits()
+
+
+def test_new_enemies_follow_a_build_that_outgrew_its_wave_and_static_keeps_them_as_designed() -> None:
+    stage = Stage()
+    w = stage.world
+    stage()
+    assert stage.spawner.hp_match == 1.0, "a wave-1 blaster is the curve's own build: enemies as designed"
+    w.arsenal.evolve("blaster", "gatling")  # about 22x a wave-1 blaster's damage a second on paper
+    stage()
+    power = sheet_dps(w) / 48.0  # the blaster: 12 damage every 0.25 s
+    expected = (power / TUNING.power.par) ** TUNING.power.follow
+    assert stage.spawner.hp_match == pytest.approx(expected) and stage.act.state.hp_match > 3
+    first = w.enemies.n
+    w.spawn_enemy("grunt", w.player.x + 900, w.player.y)
+    designed = float(w.enemies.view("max_hp")[first])
+    stage.spawner.toughen_from(w, first)
+    assert float(w.enemies.view("max_hp")[first]) == pytest.approx(designed * expected)
+    stage.act.off(w, stage.spawner)
+    assert stage.spawner.hp_match == 1.0, "static: no follow"

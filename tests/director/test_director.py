@@ -285,7 +285,7 @@ def test_rules_mode_eases_a_struggling_player_danger_first_then_the_crowd() -> N
     w = World(seed=2, spawner=d.spawner)
     tick(d, w, 11 * TICK_HZ)
     w.player.iframes = 1e9  # the HP the test sets stays: no hit, no death
-    lowest = ease_floor(TUNING)  # the rules ease danger no lower than [plan] ease_floor
+    lowest = ease_floor(TUNING, w.wave)  # no lower than [plan] ease_floor (the first wave: the bottom)
     seen = []
     pressure = d.knobs.pressure
     while d.knobs.danger > lowest:  # softer hits, a step a decision, while the crowd's size stays

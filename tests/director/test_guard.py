@@ -116,10 +116,10 @@ def test_the_director_overrides_records_and_counts() -> None:
     director = Director("local", sources=(source,), trajectory=(sink := MemoryTrajectory()))
     tick(director, world)
     assert director.overridden == 1 and director.accepted == 1
-    # the run opens with danger at the rules' ease floor: the rules plan eases the crowd, never a spike
-    assert director.last_plan is not None and director.last_plan.pressure == "ease_off"
-    assert director.knobs.danger <= TUNING.plan.opening_danger, "the rules plan ran: no harder hits"
-    assert director.knobs.pressure < KNOB["pressure"].default, "not the spike: the crowd eases"
+    # wave 1 (a first-timer learns): the rules plan softens the hits below the opening danger, never a spike
+    assert director.last_plan is not None and director.last_plan.pressure == "hold"
+    assert director.knobs.danger < TUNING.plan.opening_danger, "the rules plan ran: softer hits"
+    assert director.knobs.pressure <= KNOB["pressure"].default, "not the spike: no bigger crowd"
     (rec,) = [d for d in sink.decisions if d.seq == 1]
     assert rec.status == "guarded" and rec.guard is not None
     assert rec.guard["rule"] == "recovering" and "spike" in rec.guard["asked"]
