@@ -161,8 +161,8 @@ class Tuning(_Section):
 
     def _sections(self) -> tuple[_Section, ...]:
         return (
-            self.read, self.pacing, self.bank, self.static, self.presence, self.power, self.danger, self.rescue,
-            self.plan
+            self.read, self.pacing, self.bank, self.static, self.presence, self.power, self.danger,
+            self.rescue, self.plan,
         )  # fmt: skip
 
 
