@@ -13,10 +13,10 @@ preset overlaid):
    past the skill ceiling to its top, then the levers past pressure. After the close call the recovery
    above eases it again: the run rises and falls, and a player can lose.
 3. **Under-challenged** (HP at least ``[danger] hp_full``, under ``raise_damage_15s`` of a bar lost in 15 s
-   and under ``raise_damage_60s`` in 60 s: what
-   the player suffers, not the intensity the director steers): after ``peak_due_s`` of Build Up without a
-   peak (and as long since the last spike), ``spike`` with ``surround`` (a ring from every side) or
-   ``swarm``, unless a boss is alive (the boss is the peak). Otherwise danger back to 1 first (a ``hold``:
+   and under ``raise_damage_60s`` in 60 s: what the player suffers, not the intensity the director steers),
+   and no boss alive (a boss is the peak: nothing is raised on top of it): after ``peak_due_s`` of Build Up
+   without a peak (and as long since the last spike), ``spike`` with ``surround`` (a ring from every side)
+   or ``swarm``. Otherwise danger back to 1 first (a ``hold``:
    the crowd's size stays), then ``raise``: pressure up to the ceiling the skill estimate and the player's
    level allow (``pressure_ceiling``), then, for a player rated ``escalate_skill``, the levers past
    pressure, one a decision: danger above 1 (harder, faster hits) to its top, then ``tier`` (more and
@@ -106,8 +106,10 @@ def _choose(s: DirectorSituation, t: Tuning) -> tuple[Move, str]:
         return Move.HOLD, f"{snap.hp_fraction:.0%} HP, {snap.damage_15s:.0%} of a bar lost in 15s: hold"
     if snap.damage_60s >= p.raise_damage_60s:
         return Move.HOLD, f"{snap.damage_60s:.0%} of a bar lost in 60s: hold"
+    if snap.boss_alive:  # a live boss is the peak: nothing raised on top of it
+        return Move.HOLD, "the boss is the peak: hold"
     due = s.pacing is PacingState.BUILD_UP and min(s.pacing_s, s.since_spike_s) >= p.peak_due_s
-    if due and not snap.boss_alive:  # a live boss is the peak: no spike on top of it
+    if due:
         return Move.SPIKE, f"{s.pacing_s:.0f}s of build-up without a peak: bring one"
     untouched = f"{snap.damage_15s:.0%} of a bar lost in 15s"
     if k.danger < 1.0:

@@ -51,6 +51,7 @@ class PacingTuning(_Section):
     relax_min_s: float = Field(ge=0)
     fade_income: float = Field(ge=0, le=1)
     relax_income: float = Field(ge=0, le=1)
+    boss_income: float = Field(ge=0, le=1)
 
     @model_validator(mode="after")
     def _ranges(self) -> PacingTuning:

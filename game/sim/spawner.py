@@ -141,8 +141,8 @@ def stragglers(world: World, n: int) -> np.ndarray:
 
 class CreditSpawner:
     """Implements ``Spawner``. ``knobs`` is the plan in force, ``income_share`` the share of the income the
-    director's pacing lets through, ``limits`` what it may do, ``hp_match`` how much tougher new enemies are
-    for a build that outgrew the wave; the director writes all four (static keeps 1 and no limits)."""
+    director's pacing lets through, ``limits`` what it may do, ``hp_match`` how much tougher new enemies (not
+    the boss) are for a build that outgrew the wave; the director writes all four."""
 
     source: SpawnCause = "bank"  # the cause the bank's groups carry (static's say "wave")
 
@@ -167,9 +167,7 @@ class CreditSpawner:
         self._next = None
         if wave % BOSS_EVERY == 0:
             x, y = self.placer.position(world)
-            first = world.enemies.n
-            world.spawn_enemy("boss", x, y, source="wave")
-            toughen(world, first, self.hp_match)
+            world.spawn_enemy("boss", x, y, source="wave")  # the boss is authored: no knob toughens it
 
     def update(self, world: World, dt: float) -> None:
         self.placer.observe(world)

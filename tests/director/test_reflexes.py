@@ -196,8 +196,8 @@ def test_second_winds_are_paid_from_charges_that_waves_give_back() -> None:
         t += R.cooldown_s
     assert rescue.charges == 0
     assert rescue.tick(a_read(time=t, hp=LOW), quiet_world()) == Adjustment(), "no charge left: no rescue"
-    later = 1 + R.recharge_waves
-    assert rescue.tick(a_read(time=t + 1, hp=LOW, wave=later), quiet_world()).supply, "a wave gave one back"
+    later = R.recharge_waves  # a boss wave's start
+    assert rescue.tick(a_read(time=t + 1, hp=LOW, wave=later), quiet_world()).supply, "a boss wave gave one"
     assert rescue.count == R.charges + 1
     rescue.tick(a_read(time=t + 2, hp=1.0, wave=later + R.recharge_waves * 10), quiet_world())
     assert rescue.charges <= R.charges_max

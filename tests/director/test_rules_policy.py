@@ -264,17 +264,18 @@ def test_a_build_up_without_a_peak_for_peak_due_s_gets_a_spike() -> None:
     assert decide(_sit(pacing_s=due, events=()))["event"] is None, "no spike event ready: the burst alone"
 
 
-def test_a_live_boss_holds_back_only_the_spike() -> None:
+def test_a_live_boss_is_the_peak_nothing_is_raised_on_top_of_it_but_the_threat_clock_still_runs() -> None:
     due = PL.peak_due_s + 1.0
     boss = {"boss_alive": True}
     p = decide(_sit(pacing_s=due, **boss))
-    assert p["pressure"] == "raise" and p.get("event") is None, "no spike beside the boss; the raise goes on"
+    assert p["pressure"] == "hold" and p.get("event") is None, "no spike, no raise beside the boss"
     opening = DirectorKnobs(danger=TUNING.plan.opening_danger)
-    assert decide(_sit(opening, pacing_s=due, **boss))["reason"].endswith(DANGER_FIRST)
-    assert _eases(decide(_sit(hp_fraction=PL.low_hp - 0.01, **boss))), "a hurt player in a boss fight eases"
+    assert decide(_sit(opening, **boss)).get("danger") is None, "danger is not raised in a boss fight"
     skilled = PL.escalate_skill + 0.1
-    p = decide(_sit(_at_ceiling(skilled), skill=skilled, **boss))
-    assert p["reason"].endswith(ESCALATE), "escalation is not held back by a boss"
+    assert "tougher" not in decide(_sit(_at_ceiling(skilled), skill=skilled, **boss))["reason"]
+    assert _eases(decide(_sit(hp_fraction=PL.low_hp - 0.01, **boss))), "a hurt player in a boss fight eases"
+    calm = decide(_sit(opening, seconds_since_low=PL.threat_every_s + 1, **boss))
+    assert calm["reason"].endswith(DANGER_FIRST), "a boss that never hurt: the clock runs"
 
 
 def test_a_spike_for_a_hurt_player_waits() -> None:
