@@ -52,8 +52,9 @@ def test_novice_survives_the_first_wave_with_the_director() -> None:
     assert survived == 2
 
 
-def test_the_director_spares_the_weak_and_pushes_the_strong_in_what_they_meet() -> None:
-    # what the player sees and suffers, never the intensity the director steers (flow, bored)
+def test_the_director_gives_the_weak_an_opening_and_pushes_the_strong_in_what_they_meet() -> None:
+    # the first two minutes, in what the player sees and suffers, never the intensity the director steers:
+    # a weak player gets a start static does not give (the run can still be lost later: the stakes report)
     results = run_ab(seeds=[1], seconds=120.0, skills=("weak", "strong"), workers=1, progress=False)
     table = summarize(results, "rules")
     weak, strong = table["weak"], table["strong"]
