@@ -18,10 +18,10 @@ from typing import Any
 from coreai.errors import SettingsError
 from game.director.act import Actuator
 from game.director.events import EventRegistry
+from game.director.history import HISTORY_HZ, IntensityHistory
 from game.director.intensity import IntensityTracker
 from game.director.memory import DirectorMemory
 from game.director.pacing import Pacing
-from game.director.panel import HISTORY_HZ, DirectorPanel, IntensityHistory, acted_text, limits_text
 from game.director.plan import DirectorKnobs
 from game.director.read import PlayerRead, Reader
 from game.director.reflexes import Grace, Rescue
@@ -30,7 +30,7 @@ from game.director.requests import PlanRequests
 from game.director.routing import DirectorSpawner
 from game.director.rules import RulesSource
 from game.director.source import PlanSource
-from game.director.spawn_log import SpawnLog, spawns_text
+from game.director.spawn_log import SpawnLog
 from game.director.telemetry import Telemetry
 from game.director.trajectory import TrajectorySink
 from game.director.tuning import Tuning, preset_names, tuning
@@ -86,7 +86,7 @@ class Director(PlanRequests):
         self.grace, self.rescue = Grace(t), Rescue(t)
         self.actuator = Actuator(t)
         self._fall_cue = -1e9  # game time the falling bar last asked for a decision
-        self._history = IntensityHistory()
+        self.history = IntensityHistory()  # F10's graph
         self._last_tick = -1
         self._last_events: list[Any] | None = None  # the events list last folded in (kept: identity check)
         self._carry: list[Any] = []  # events from a step that did not advance the tick
@@ -166,7 +166,7 @@ class Director(PlanRequests):
         if read.died or read.new_build_up or falling:  # a reply in flight still lands first unless a death
             self.request_now(supersede=read.died)
         if world.tick % (TICK_HZ // HISTORY_HZ) == 0:
-            self._history.add(world.time, read.intensity, read.pacing)
+            self.history.add(world.time, read.intensity, read.pacing)
         if static:
             self.actuator.off(world, self.credit_spawner)
             return
@@ -175,48 +175,5 @@ class Director(PlanRequests):
         self.actuator.act(world, read, self.knobs, adjustments, self.credit_spawner, self.events)  # act
 
     # ------------------------------------------------------------------ what the UI reads
-    @property
-    def history(self) -> IntensityHistory:
-        return self._history
-
     def prompt_line(self) -> str:
         return str(getattr(self._sources.get(self._mode), "prompt_line", "") or "")
-
-    def panel(self, world: World) -> DirectorPanel:
-        """The F10 panel's view of the director now (main thread)."""
-        static = self.mode == STATIC
-        acted = self.actuator.state
-        return DirectorPanel(
-            mode=self.mode,
-            modes=self.modes(),
-            backend=self.backend,
-            intensity=self.intensity.value,
-            pacing=self.pacing.state,
-            pacing_s=self.pacing.time_in_state,
-            history=self.history.samples(),
-            knobs=self.knobs,
-            credits=self.credit_spawner.credits,
-            credits_per_s=0.0 if static else self.credit_spawner.credits_per_second(world),
-            last_plan=self.last_plan,
-            last_reason=self.last_reason,
-            last_clamped=self.last_clamped,
-            last_error=self.last_error,
-            latency_s=self.latency_s,
-            trace_id=self.trace_id,
-            accepted=self.accepted,
-            rejected=self.rejected,
-            failed=self.failed,
-            superseded=self.superseded,
-            overridden=self.overridden,
-            prompt=self.prompt_line(),
-            pending=self.pending,
-            last_announcer=self.last_announcer,
-            memory=tuple(self.memory.notes()),
-            next_decision_in=self.next_decision_in(world),
-            skill=self.telemetry.skill.value,
-            skill_signals=self.telemetry.skill.last,
-            saturation=self.saturation,
-            acting="" if static else acted_text(acted),
-            limits="" if static else limits_text(acted, world.enemies.n),
-            spawns=spawns_text(self.spawn_log.recent()),
-        )

@@ -20,6 +20,7 @@ from game.director.source import DirectorSituation, PlanReply, PlanRequest
 from game.director.telemetry import GameSessionSnapshot
 from game.director.trajectory import MemoryTrajectory
 from game.director.tuning import TUNING, Tuning, tuning
+from game.render.ai_panels.director_view import panel_view
 
 HURT = TUNING.plan.low_hp / 2  # under the ease-off line
 RECENT = TUNING.plan.recent_death_s / 4  # a death this many seconds ago is recent
@@ -127,7 +128,7 @@ def test_the_director_overrides_records_and_counts() -> None:
     assert not any(c["op"] == "burst" for c in rec.commands)
     events = [c["name"] for c in rec.commands if c["op"] == "event"]
     assert events == ["supply"], "no enemies added; the rules plan drops health packs at low HP"
-    assert director.panel(world).overridden == 1
+    assert panel_view(director, world).overridden == 1
 
 
 def test_the_rules_source_is_never_guarded() -> None:
