@@ -18,8 +18,8 @@ from game.director.pipeline import vet_reply
 from game.director.plan import DirectorPlan
 from game.director.source import DirectorSituation, PlanReply, PlanRequest
 from game.director.telemetry import GameSessionSnapshot
-from game.director.trajectory import MemoryTrajectory
 from game.director.tuning import TUNING, Tuning, tuning
+from game.headless_runs.trajectory_file import MemoryTrajectory
 from game.render.ai_panels.director_view import panel_view
 
 HURT = TUNING.plan.low_hp / 2  # under the ease-off line
