@@ -86,10 +86,6 @@ class EventRegistry:
             raise CommandRejected("register_event", f"cooldown of '{name}' must be >= 0")
         self._events[name] = DirectorEvent(name, handler, float(cooldown_s), description[:120], precondition)
 
-    def unregister(self, name: str) -> bool:
-        self._last_fired.pop(name, None)
-        return self._events.pop(name, None) is not None
-
     def new_run(self) -> None:
         """A new run: cooldowns restart (game time restarts at 0) and handlers with per-run state reset."""
         self._last_fired.clear()
@@ -177,14 +173,8 @@ def spawn_surround(world: World, placer: SpawnPlacer) -> None:
         xs[moved[i]], ys[moved[i]] = edge_point(
             world, start + 2.0 * math.pi * i / len(moved), SURROUND_DEPTH, SURROUND_WALL
         )
-    spawn_ring(world, new, start, SURROUND_DEPTH, offset=0.5)  # half a step between the moved ones
-
-
-def spawn_ring(world: World, n: int, start: float, depth: float, offset: float = 0.0) -> None:
-    """``n`` new ``SURROUND_PREFAB`` enemies evenly round the player, ``depth`` px past the screen edge, the
-    first ``offset`` steps past angle ``start`` (the ``surround`` ring's new runners)."""
-    for i in range(n):
-        x, y = edge_point(world, start + 2.0 * math.pi * (i + offset) / n, depth, SURROUND_WALL)
+    for i in range(new):  # the new runners, half a step between the moved ones
+        x, y = edge_point(world, start + 2.0 * math.pi * (i + 0.5) / new, SURROUND_DEPTH, SURROUND_WALL)
         world.spawn_enemy(SURROUND_PREFAB, x, y, source="event")
 
 

@@ -125,12 +125,9 @@ class PlanRequests:
             since_peak_s=round(min(NEVER, pacing.since_peak), 2),
             knobs=self.knobs,
             memory=self.memory.notes(),
-            prefabs=list(self.spawnable(world)),
+            prefabs=list(world.prefabs.regular),
             events=list(self.events.ready(world)),  # only what may fire now (not on cooldown)
         )
-
-    def spawnable(self, world: World) -> tuple[str, ...]:
-        return world.prefabs.regular
 
     # ------------------------------------------------------------------ ask and poll
     def _decide(self, world: World) -> None:
@@ -218,7 +215,7 @@ class PlanRequests:
                 req,
                 reply,
                 self.knobs,
-                prefabs=self.spawnable(world),
+                prefabs=world.prefabs.regular,
                 events=self.events.names(),
                 event_not_ready=lambda name: self.events.not_ready(name, world),
                 tuning=self.tuning,

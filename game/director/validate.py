@@ -46,19 +46,21 @@ def reject(message: str, trace_id: str | None = None) -> ToolArgumentError:
 
 def parse_reply(raw: str, plan: dict[str, Any] | None, *, trace_id: str | None = None) -> dict[str, Any]:
     """The plan arguments of a reply: ``plan`` when the source parsed it, else ``raw`` read as JSON."""
-    if plan is not None:
-        if not isinstance(plan, dict):
-            raise reject(f"plan must be a JSON object, got {type(plan).__name__}", trace_id)
-        return plan
-    text = (raw or "").strip()
-    if not text:
-        raise reject("empty reply: no plan", trace_id)
-    if len(text) > MAX_RAW_CHARS:
-        raise reject(f"reply is {len(text)} chars; at most {MAX_RAW_CHARS}", trace_id)
-    try:
-        data = loads_json(text)
-    except json.JSONDecodeError as exc:
-        raise reject(f"reply is not JSON ({exc.msg} at char {exc.pos})", trace_id) from None
+    data: Any = plan
+    if plan is None:
+        text = (raw or "").strip()
+        if not text:
+            raise reject("empty reply: no plan", trace_id)
+        if len(text) > MAX_RAW_CHARS:
+            raise reject(f"reply is {len(text)} chars; at most {MAX_RAW_CHARS}", trace_id)
+        try:
+            data = loads_json(text)
+        except json.JSONDecodeError as exc:
+            raise reject(f"reply is not JSON ({exc.msg} at char {exc.pos})", trace_id) from None
+    return _object(data, trace_id)
+
+
+def _object(data: Any, trace_id: str | None) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise reject(f"plan must be a JSON object, got {type(data).__name__}", trace_id)
     return data
@@ -90,10 +92,8 @@ def validate_plan(
     trace_id: str | None = None,
 ) -> ValidatedPlan:
     """Validate and clamp ``data`` (a dict) against ``current`` knobs; raises ``ToolArgumentError``."""
-    if not isinstance(data, dict):
-        raise reject(f"plan must be a JSON object, got {type(data).__name__}", trace_id)
     try:
-        plan = DirectorPlan.model_validate(data)
+        plan = DirectorPlan.model_validate(_object(data, trace_id))
     except ValidationError as exc:
         raise reject(_errors(exc), trace_id) from None
     unknown = sorted(set(plan.mix) - set(prefabs))
