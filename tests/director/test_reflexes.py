@@ -15,9 +15,10 @@ import numpy as np
 import pytest
 from director_support import a_read, directed_world, quiet_world, tick
 
+from game.analysis.ledger import STILL_PX, Feet
 from game.director.act import WHY_SHOWN_S, hp_limit
 from game.director.director import Director
-from game.director.read import MOVED_PX, STILL_PX, Feet, Reader
+from game.director.read import MOVED_PX, Reader
 from game.director.reflexes import Adjustment, Grace, Rescue, crowd_near
 from game.director.tuning import TUNING
 from game.render.ai_panels.director_view import panel_view
