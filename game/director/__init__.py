@@ -9,9 +9,9 @@ changes the game's difficulty. Read → decide → act, each in one place:
 **Decide** (every ``DECISION_INTERVAL_S``, and at once on a death, a new Build Up or a falling HP bar):
     ``source.py`` (``PlanSource``, ``PlanRequest``, ``PlanReply``: rules, an LLM, MCP or a replay),
     ``rules.py`` (the deterministic policy), ``plan.py`` and ``knobs.py`` (``DirectorPlan``, the knob
-    rows), ``validate.py`` (parse, validate, clamp), ``guard.py`` (hard safety rules for model plans),
-    ``pipeline.py`` (a reply's way to commands and its trajectory record), ``memory.py`` (notes a plan
-    keeps). Between decisions ``reflexes.py`` (``Grace``, ``Rescue``) return ``Adjustment``s.
+    rows), ``validate.py`` (a reply's way to commands: parse, validate, clamp, guard), ``guard.py``
+    (hard safety rules for model plans), ``memory.py`` (notes a plan keeps). Between decisions
+    ``reflexes.py`` (``Grace``, ``Rescue``) return ``Adjustment``s.
 
 **Act** (every tick, ``act.py``): ``Actuator`` alone writes the spawner's ``Limits`` (crowd size,
     presence floor, prey, hold) and the world's player-facing multipliers (enemy damage and speed from the
