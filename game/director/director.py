@@ -61,12 +61,9 @@ class Director(PlanRequests):
         self.trajectory = trajectory
         self.decision_interval_s = decision_interval_s
         self._sources: dict[str, PlanSource] = {}
-        self.register_source(RulesSource())
-        for s in sources:
+        for s in (RulesSource(), *sources):
             self.register_source(s)
-        if mode not in self.modes():
-            raise SettingsError("director.mode", f"unknown mode '{mode}'; known: {', '.join(self.modes())}")
-        self._mode = mode
+        self._mode = self._known(mode)
         self.reset(seed)
 
     def reset(self, seed: int) -> None:
@@ -125,12 +122,14 @@ class Director(PlanRequests):
     def set_mode(self, name: str, world: World | None = None) -> None:
         """Switch mode (between ticks); with ``world`` the switch is recorded. The act stage applies the new
         mode on the next tick."""
-        if name not in self.modes():
-            raise SettingsError("director.mode", f"unknown mode '{name}'; known: {', '.join(self.modes())}")
-        if name == self._mode:
-            return
-        self._mode = name
-        self._mode_switched(world)
+        if self._known(name) != self._mode:
+            self._mode = name
+            self._mode_switched(world)
+
+    def _known(self, mode: str) -> str:
+        if mode not in self.modes():
+            raise SettingsError("director.mode", f"unknown mode '{mode}'; known: {', '.join(self.modes())}")
+        return mode
 
     def cycle_mode(self, world: World | None = None) -> str:
         modes = self.modes()

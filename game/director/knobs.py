@@ -27,9 +27,7 @@ class Knob:
     lo: float
     hi: float
     default: float
-    max_step: (
-        float | None
-    )  # the most one plan may move it (a bigger ask is clamped); None: see PRESSURE_FACTOR
+    max_step: float | None  # the most one plan may move it (more is clamped); None: see PRESSURE_FACTOR
     label: str  # the F10 bar's name
     unit: Unit  # how F10 shows the value: 1.30x or 12%
     help: str  # one line for the tool description and the skill doc

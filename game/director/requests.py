@@ -106,15 +106,13 @@ class PlanRequests:
     def wait_pending(self, timeout_s: float) -> bool:
         """Block until the request in flight has its reply (lockstep evaluation: the game waits for the
         model); True when nothing is pending any more or the reply is in (it lands on the next tick)."""
-        pending = self._pending
-        if pending is None:
-            return True
         try:
-            pending.future.result(timeout=timeout_s)
+            if self._pending is not None:
+                self._pending.future.result(timeout=timeout_s)
         except TimeoutError:
             return False
         except Exception:  # a failed or cancelled request is done too: the next poll records it
-            return True
+            pass
         return True
 
     def next_decision_in(self, world: World) -> float:
@@ -149,14 +147,13 @@ class PlanRequests:
 
     def _request(self, world: World) -> None:
         pending = self._pending
+        self._next_at = world.time + self.decision_interval_s
         if pending is not None:
             young = world.time - pending.asked_at < max(PENDING_MAX_S, self._deadline(pending))
             if young and not self._urgent:
-                self._next_at = world.time + self.decision_interval_s
                 return
             self._drop_pending("a newer request")
         self._urgent = False
-        self._next_at = world.time + self.decision_interval_s
         self._seq += 1
         trace = f"dir-s{self.seed}-{self._seq:04d}"
         req = PlanRequest(seq=self._seq, trace_id=trace, tick=world.tick, situation=self.situation(world))
