@@ -64,11 +64,9 @@ class DirectorEvent:
 
 
 class EventRegistry:
-    def __init__(self, *, builtins: bool = True) -> None:
-        self._events: dict[str, DirectorEvent] = {}
+    def __init__(self) -> None:
+        self._events: dict[str, DirectorEvent] = {ev.name: ev for ev in BUILTINS}
         self._last_fired: dict[str, float] = {}
-        for ev in BUILTINS if builtins else ():
-            self._events[ev.name] = ev
 
     def register(
         self,

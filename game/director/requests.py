@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 from collections import deque
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any
 
 from loguru import logger
@@ -251,7 +251,7 @@ class PlanRequests:
         if verdict is not None:
             self.overridden += 1
             log.info("plan {} from {} overridden: {}", req.seq, reply.backend, verdict.reason())
-            self._record(world, req, reply, "guarded", vp=vp, guarded=verdict.as_record())
+            self._record(world, req, reply, "guarded", vp=vp, guarded=asdict(verdict))
             return
         log.info("plan {} from {}: {} ({})", req.seq, reply.backend, vp.plan.pressure, vp.plan.reason)
         self._record(world, req, reply, "accepted", vp=vp)
@@ -336,10 +336,7 @@ class PlanRequests:
     def _recording(self, world: World) -> bool:
         """Whether the trajectory still records: past ``MAX_TICK`` (a session longer than a replay may run,
         in a window or over MCP) it stops, and the run goes on unrecorded."""
-        if self.trajectory is None:
-            return False
-        if world.tick > MAX_TICK:
-            logger.bind(feature="director").info("trajectory stops at tick {}: replay limit", world.tick)
+        if self.trajectory is not None and world.tick > MAX_TICK:
+            _log.info("trajectory stops at tick {}: replay limit", world.tick)
             self.trajectory = None
-            return False
-        return True
+        return self.trajectory is not None
