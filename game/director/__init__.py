@@ -24,7 +24,7 @@ Around the loop: ``director.py`` (``Director``: the loop, modes and sources), ``
 spawner, routed to the active mode's), ``tuning.py`` (every tuning value, from
 ``assets/director/tuning.toml``, with the difficulty presets as overlays), ``spawn_log.py`` (every spawn's
 cause, for F10 and the trajectory), ``trajectory.py`` (the records a run leaves, and their sink),
-``history.py`` and ``saturation.py`` (what F10 shows, read by
+``saturation.py`` and the reader's intensity history (what F10 shows, read by
 ``game/render/ai_panels/director_view.py``). Headless directed runs, their metrics, the trajectory
 file and replay are in ``game/headless_runs/``; the evaluation is in ``game/eval/``.
 """

@@ -18,10 +18,7 @@ from typing import Any
 from coreai.errors import SettingsError
 from game.director.act import Actuator
 from game.director.events import EventRegistry
-from game.director.history import HISTORY_HZ, IntensityHistory
-from game.director.intensity import IntensityTracker
 from game.director.memory import DirectorMemory
-from game.director.pacing import Pacing
 from game.director.plan import DirectorKnobs
 from game.director.read import PlayerRead, Reader
 from game.director.reflexes import Grace, Rescue
@@ -31,10 +28,8 @@ from game.director.routing import DirectorSpawner
 from game.director.rules import RulesSource
 from game.director.source import PlanSource
 from game.director.spawn_log import SpawnLog
-from game.director.telemetry import Telemetry
 from game.director.trajectory import TrajectorySink
 from game.director.tuning import Tuning, preset_names, tuning
-from game.sim.config import TICK_HZ
 from game.sim.spawner import CreditSpawner, Limits, WaveSpawner
 from game.sim.world import World
 
@@ -72,7 +67,9 @@ class Director(PlanRequests):
         self._reset_requests()
         self.seed = seed
         t = self.tuning
-        self.reader = Reader(seed, t)
+        self.reader = r = Reader(seed, t)
+        self.telemetry, self.intensity, self.pacing = r.telemetry, r.intensity, r.pacing  # the reader's
+        self.history = r.history  # F10's graph
         self.read: PlayerRead | None = None
         self.spawn_log = SpawnLog()
         self.events.new_run()
@@ -83,7 +80,6 @@ class Director(PlanRequests):
         self.grace, self.rescue = Grace(t), Rescue(t)
         self.actuator = Actuator(t)
         self._fall_cue = -1e9  # game time the falling bar last asked for a decision
-        self.history = IntensityHistory()  # F10's graph
         self._last_tick = -1
         self._last_events: list[Any] | None = None  # the events list last folded in (kept: identity check)
         self._carry: list[Any] = []  # events from a step that did not advance the tick
@@ -97,18 +93,6 @@ class Director(PlanRequests):
     def tuning(self) -> Tuning:
         name = self.difficulty()
         return tuning(name if name in preset_names() else "normal")
-
-    @property
-    def telemetry(self) -> Telemetry:
-        return self.reader.telemetry
-
-    @property
-    def intensity(self) -> IntensityTracker:
-        return self.reader.intensity
-
-    @property
-    def pacing(self) -> Pacing:
-        return self.reader.pacing
 
     def modes(self) -> tuple[str, ...]:
         return (STATIC, *self._sources)
@@ -164,8 +148,6 @@ class Director(PlanRequests):
             self._fall_cue = read.time
         if read.died or read.new_build_up or falling:  # a reply in flight still lands first unless a death
             self.request_now(supersede=read.died)
-        if world.tick % (TICK_HZ // HISTORY_HZ) == 0:
-            self.history.add(world.time, read.intensity, read.pacing)
         if static:
             self.actuator.off(world, self.credit_spawner)
             return

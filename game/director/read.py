@@ -4,12 +4,14 @@ The ``PlayerRead`` is the one input of everything that decides or acts between d
 situation is built from the same telemetry, the reflexes and the act stage read nothing else. It holds the
 skill estimate, L4D intensity and its pacing phase, HP and whether the bar is falling, the player's kill
 pace, the crowd in view or about to enter it, whether a boss is alive, and whether the player has touched
-the controls yet.
+the controls yet. The reader also keeps the intensity history F10's graph draws (``IntensityHistory``:
+``HISTORY_HZ`` samples a second of game time, the last ``HISTORY_S`` seconds).
 """
 
 from __future__ import annotations
 
 import math
+from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -18,11 +20,13 @@ from game.director.pacing import Pacing, PacingState
 from game.director.telemetry import Telemetry
 from game.director.tuning import Tuning
 from game.sim import events as ev
-from game.sim.config import DT
+from game.sim.config import DT, TICK_HZ
 from game.sim.view import ARRIVING_PX, in_view
 from game.sim.world import World
 
 MOVED_PX = 6.0  # the player has acted once it moved this far from where it began (or fired a shot)
+HISTORY_S = 120.0  # the panel's intensity graph spans the last two minutes
+HISTORY_HZ = 4  # samples per second of game time
 
 
 @dataclass(frozen=True)
@@ -44,6 +48,26 @@ class PlayerRead:
     new_peak: bool  # ... or a Sustain Peak
 
 
+@dataclass(frozen=True)
+class IntensitySample:
+    time: float
+    intensity: float
+    pacing: PacingState
+
+
+class IntensityHistory:
+    """A fixed-size ring of samples, taken every ``TICK_HZ // HISTORY_HZ`` ticks."""
+
+    def __init__(self) -> None:
+        self._samples: deque[IntensitySample] = deque(maxlen=int(HISTORY_S * HISTORY_HZ))
+
+    def add(self, time: float, intensity: float, pacing: PacingState) -> None:
+        self._samples.append(IntensitySample(round(time, 3), round(intensity, 4), pacing))
+
+    def samples(self) -> tuple[IntensitySample, ...]:
+        return tuple(self._samples)
+
+
 class Reader:
     """Owns the instruments (telemetry, intensity, pacing) and folds each tick into a ``PlayerRead``."""
 
@@ -54,6 +78,7 @@ class Reader:
         self.pacing = Pacing(seed, tuning.pacing)
         self._start: tuple[float, float] | None = None
         self.acted = False
+        self.history = IntensityHistory()
         self.last: PlayerRead | None = None
 
     def update(self, world: World, events: Sequence[ev.Event], pressure: float) -> PlayerRead:
@@ -88,5 +113,7 @@ class Reader:
             new_build_up=state is not before and state is PacingState.BUILD_UP,
             new_peak=state is not before and state is PacingState.SUSTAIN_PEAK,
         )
+        if world.tick % (TICK_HZ // HISTORY_HZ) == 0:
+            self.history.add(world.time, value, state)
         self.last = read
         return read

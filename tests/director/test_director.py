@@ -14,10 +14,10 @@ from director_support import ManualSource, ScriptedSource, plan, quiet_world, ti
 
 from coreai.errors import LlmError, LlmErrorCode, SettingsError
 from game.director.director import DECISION_INTERVAL_S, PENDING_MAX_S, STATIC, Director
-from game.director.history import HISTORY_HZ, HISTORY_S
 from game.director.knobs import KNOB
 from game.director.memory import DirectorMemory, default_memory_path
 from game.director.plan import PRESSURE_FACTOR
+from game.director.read import HISTORY_HZ, HISTORY_S
 from game.director.rules import EASE_FIRST, ease_floor
 from game.director.source import PlanReply, PlanRequest
 from game.director.tuning import TUNING

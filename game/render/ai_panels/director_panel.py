@@ -25,8 +25,8 @@ from collections.abc import Callable
 from arcade.types import Color
 
 from game.director.director import STATIC
-from game.director.history import HISTORY_S
 from game.director.knobs import KNOBS, MIX_WEIGHT
+from game.director.read import HISTORY_S
 from game.render import palette
 from game.render.ai_panels.director_view import DirectorPanel
 from game.render.ai_panels.draw import (

@@ -9,9 +9,9 @@ from dataclasses import dataclass
 
 from game.director.act import Acted
 from game.director.director import STATIC, Director
-from game.director.history import IntensitySample
 from game.director.pacing import PacingState
 from game.director.plan import DirectorKnobs, DirectorPlan
+from game.director.read import IntensitySample
 from game.director.saturation import NO_SATURATION, Saturation
 from game.director.skill import SkillSignals, label
 from game.sim.world import World
