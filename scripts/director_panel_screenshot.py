@@ -82,7 +82,7 @@ def main(argv: list[str] | None = None) -> int:
         mid_wave = wave_duration(world.wave) - world.wave_time_left > 4.0  # the wave banner has gone
         ready = world.time >= args.seconds and fresh and mid_wave
         if ready:  # the whole pacing loop in the graph (build up, peak, fade, relax)
-            states = {s.pacing for s in session.director.panel(world).history}
+            states = {s.pacing for s in session.director.history.samples()}
             ready = len(states) >= args.min_states
         if ready or world.time >= args.max_seconds:
             break

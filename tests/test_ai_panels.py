@@ -23,7 +23,7 @@ from game.ai.session import AiSession
 from game.ai.wiring import attach
 from game.app import GameApp
 from game.director.pacing import PacingState
-from game.director.panel import IntensitySample
+from game.director.read import IntensitySample
 from game.render import palette
 from game.render.ai_panels import AiPanels, install
 from game.render.ai_panels.console_model import exec_lines

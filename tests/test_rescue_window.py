@@ -16,13 +16,13 @@ from window_support import frames, press, render
 
 from game.ai.session import AiSession
 from game.app import GameApp
-from game.director.events import SUPPLY_PACKS
 from game.director.tuning import TUNING
 from game.render import palette
 from game.render.ai_panels import AiPanels
 from game.render.ai_panels.director_panel import status_rows, value_chars
 from game.sim.combat import HEALTH
 from game.sim.config import TICK_HZ
+from game.sim.set_pieces import SUPPLY_PACKS
 from game.sim.world import World
 
 pytestmark = pytest.mark.window

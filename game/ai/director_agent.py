@@ -31,8 +31,14 @@ from coreai.requests import AiTaskRequest
 from coreai.roles import RoleConfig
 from coreai.runtime import CoreAiRuntime
 from coreai.tools.base import Tool, ToolContext, canonical_order
-from game.ai.director_prompt import FittedRequest, fit_situation, is_small, offered_events, tool_schema
-from game.director.knobs import tool_summary
+from game.ai.director_prompt import (
+    FittedRequest,
+    fit_situation,
+    is_small,
+    offered_events,
+    tool_schema,
+    tool_summary,
+)
 from game.director.plan import TOOL_NAME
 from game.director.source import PlanReply, PlanRequest
 

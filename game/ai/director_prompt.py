@@ -1,5 +1,6 @@
-"""What the director's LLM request says: the situation as text, the plan tool's grammar-friendly schema, and
-the rule that makes the whole request fit the model's context window.
+"""What the director's LLM request says: the situation as text, the plan tool's schema (``plan_json_schema``,
+from the knob table) and its grammar-friendly form, and the rule that makes the whole request fit the model's
+context window.
 
 Small-context models (``n_ctx`` under ``LARGE_CONTEXT``) get a compact situation summary (about 200 tokens)
 instead of the JSON dump of ``DirectorSituation``; models with a large or unknown window get the JSON. The
@@ -15,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from game.director.knobs import KNOBS, MIX_WEIGHT, PLAN_KNOBS, Knob
-from game.director.plan import plan_json_schema
+from game.director.plan import ANNOUNCER_MAX, MIX_MAX_KEYS, NOTE_MAX, PRESSURES, REASON_MAX
 from game.director.source import DirectorSituation
 from game.director.telemetry import NEVER
 from game.director.tuning import TUNING
@@ -46,6 +47,45 @@ def offered_events(events: Collection[str]) -> list[str]:
     """The events the plan grammar names: at most ``MAX_EVENTS_OFFERED``, built-ins (registered first) first,
     so however many events mods register, the director's prompt stays the same size."""
     return list(events)[:MAX_EVENTS_OFFERED]
+
+
+def plan_json_schema(prefabs: Collection[str], events: Collection[str]) -> dict[str, Any]:
+    """The ``set_director_plan`` tool's parameter schema for this game's prefabs and registered events: prefab
+    mix keys and event names are spelled out as properties and enums, because llama.cpp grammars keep enums
+    and ``maxItems`` but ignore numeric bounds (``tool_schema`` turns the numbers into enums too)."""
+    lo, hi = MIX_WEIGHT.range
+    weight = {"type": "number", "minimum": lo, "maximum": hi}
+    return {
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["pressure", "reason"],
+        "properties": {
+            "pressure": {"type": "string", "enum": list(PRESSURES)},
+            "mix": {
+                "type": "object",
+                "additionalProperties": False,
+                "maxProperties": min(MIX_MAX_KEYS, len(prefabs)),
+                "properties": {name: dict(weight) for name in prefabs},
+                "description": f"spawn weight per prefab, {lo:g}..{hi:g}",
+            },
+            **{
+                k.name: {"type": "number", "minimum": k.lo, "maximum": k.hi, "description": k.help}
+                for k in PLAN_KNOBS
+            },
+            # enum alone: with a "type" list, llama.cpp's converter keeps the type and drops the enum
+            "event": {"enum": [*events, None]},
+            "reason": {"type": "string", "minLength": 1, "maxLength": REASON_MAX},
+            "announcer": {"type": "string", "maxLength": ANNOUNCER_MAX},
+            "note": {"anyOf": [{"type": "string", "maxLength": NOTE_MAX}, {"type": "null"}]},
+        },
+    }
+
+
+def tool_summary() -> str:
+    """The optional knob fields as the tool description lists them."""
+    parts = [f"mix (prefab -> weight {MIX_WEIGHT.lo:g}..{MIX_WEIGHT.hi:g})"]
+    parts += [f"{k.name} ({k.lo:g}..{k.hi:g})" for k in PLAN_KNOBS]
+    return ", ".join(parts)
 
 
 def tool_schema(prefabs: Collection[str], events: Collection[str]) -> dict[str, Any]:

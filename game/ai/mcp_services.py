@@ -41,24 +41,23 @@ Example: {}
 
 
 def director_state(director: Director, handle: WorldHandle) -> dict[str, Any]:
-    world = handle.world
-    if world is None:
-        return {"mode": director.mode}
-    panel = director.panel(world)
+    d = director
+    if handle.world is None:
+        return {"mode": d.mode}
     return {
-        "mode": panel.mode,
-        "modes": list(panel.modes),
-        "intensity": panel.intensity,
-        "pacing": panel.pacing.value,
-        "knobs": panel.knobs.model_dump(mode="json"),
-        "last_plan": panel.last_plan.model_dump(mode="json") if panel.last_plan else None,
-        "last_reason": panel.last_reason,
-        "accepted": panel.accepted,
-        "rejected": panel.rejected,
-        "failed": panel.failed,
-        "backend": panel.backend,
-        "trace_id": panel.trace_id,
-        "events": list(director.events.names()),
+        "mode": d.mode,
+        "modes": list(d.modes()),
+        "intensity": d.intensity.value,
+        "pacing": d.pacing.state.value,
+        "knobs": d.knobs.model_dump(mode="json"),
+        "last_plan": d.last_plan.model_dump(mode="json") if d.last_plan else None,
+        "last_reason": d.last_reason,
+        "accepted": d.accepted,
+        "rejected": d.rejected,
+        "failed": d.failed,
+        "backend": d.backend,
+        "trace_id": d.trace_id,
+        "events": list(d.events.names()),
     }
 
 

@@ -3,8 +3,8 @@
 Damage by source ("contact" from enemies touching the player, "projectile" from ranged enemies' shots,
 anything a mod names), shots fired and shots that hit, kills and spawns per prefab, the lowest HP reached,
 and how the player moved (``step``, once per tick: the distance walked and the ticks it stood still, i.e.
-within ``read.STILL_PX`` of where it stopped for ``STILL_S`` s or more, read by the director's own
-``read.Feet``). Plain data, no world reference: it is read after the run is over.
+within ``STILL_PX`` of where it stopped for ``STILL_S`` s or more, read by ``Feet``). Plain data, no world
+reference: it is read after the run is over.
 """
 
 from __future__ import annotations
@@ -15,11 +15,26 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from game.director.read import Feet
 from game.sim import events as ev
 from game.sim.config import TICK_HZ
 
-STILL_S = 1.5  # standing within read.STILL_PX of one spot this long counts as standing still
+STILL_PX = 40.0  # the player stands still while it stays within this of where it last stopped
+STILL_S = 1.5  # standing within STILL_PX of one spot this long counts as standing still
+
+
+@dataclass
+class Feet:
+    """Where the player last stopped, and since when (game time)."""
+
+    x: float = math.nan
+    y: float = math.nan
+    since: float = 0.0
+
+    def update(self, x: float, y: float, now: float) -> float:
+        """Seconds the player has stood within ``STILL_PX`` of where it stopped (0 on the tick it moves)."""
+        if math.isnan(self.x) or math.hypot(x - self.x, y - self.y) > STILL_PX:
+            self.x, self.y, self.since = x, y, now
+        return now - self.since
 
 
 @dataclass

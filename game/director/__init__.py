@@ -9,9 +9,9 @@ changes the game's difficulty. Read → decide → act, each in one place:
 **Decide** (every ``DECISION_INTERVAL_S``, and at once on a death, a new Build Up or a falling HP bar):
     ``source.py`` (``PlanSource``, ``PlanRequest``, ``PlanReply``: rules, an LLM, MCP or a replay),
     ``rules.py`` (the deterministic policy), ``plan.py`` and ``knobs.py`` (``DirectorPlan``, the knob
-    rows), ``validate.py`` (parse, validate, clamp), ``guard.py`` (hard safety rules for model plans),
-    ``pipeline.py`` (a reply's way to commands and its trajectory record), ``memory.py`` (notes a plan
-    keeps). Between decisions ``reflexes.py`` (``Grace``, ``Rescue``) return ``Adjustment``s.
+    rows), ``validate.py`` (a reply's way to commands: parse, validate, clamp, guard), ``guard.py``
+    (hard safety rules for model plans), ``memory.py`` (notes a plan keeps). Between decisions
+    ``reflexes.py`` (``Grace``, ``Rescue``) return ``Adjustment``s.
 
 **Act** (every tick, ``act.py``): ``Actuator`` alone writes the spawner's ``Limits`` (crowd size,
     presence floor, prey, hold) and the world's player-facing multipliers (enemy damage and speed from the
@@ -19,11 +19,12 @@ changes the game's difficulty. Read → decide → act, each in one place:
     ``spawner.py`` (``CreditSpawner``: the credit bank and the presence floor) spawns; ``events.py``
     (named events: boss, swarm, surround, supply, mod events) fires what a plan names.
 
-Around the loop: ``director.py`` (``Director``: the loop, modes and sources, the F10 view), ``requests.py``
+Around the loop: ``director.py`` (``Director``: the loop, modes and sources), ``requests.py``
 (the plan-request lifecycle: latest wins, polling, vet, apply, counters, record), ``routing.py`` (the world's
 spawner, routed to the active mode's), ``tuning.py`` (every tuning value, from
 ``assets/director/tuning.toml``, with the difficulty presets as overlays), ``spawn_log.py`` (every spawn's
 cause, for F10 and the trajectory), ``trajectory.py`` (the records a run leaves, and their sink),
-``panel.py`` and ``saturation.py`` (what F10 shows). Headless directed runs, their metrics, the trajectory
+``saturation.py`` and the reader's intensity history (what F10 shows, read by
+``game/render/ai_panels/director_view.py``). Headless directed runs, their metrics, the trajectory
 file and replay are in ``game/headless_runs/``; the evaluation is in ``game/eval/``.
 """

@@ -18,10 +18,7 @@ from typing import Any
 from coreai.errors import SettingsError
 from game.director.act import Actuator
 from game.director.events import EventRegistry
-from game.director.intensity import IntensityTracker
 from game.director.memory import DirectorMemory
-from game.director.pacing import Pacing
-from game.director.panel import HISTORY_HZ, DirectorPanel, IntensityHistory, acted_text, limits_text
 from game.director.plan import DirectorKnobs
 from game.director.read import PlayerRead, Reader
 from game.director.reflexes import Grace, Rescue
@@ -30,11 +27,9 @@ from game.director.requests import PlanRequests
 from game.director.routing import DirectorSpawner
 from game.director.rules import RulesSource
 from game.director.source import PlanSource
-from game.director.spawn_log import SpawnLog, spawns_text
-from game.director.telemetry import Telemetry
+from game.director.spawn_log import SpawnLog
 from game.director.trajectory import TrajectorySink
 from game.director.tuning import Tuning, preset_names, tuning
-from game.sim.config import TICK_HZ
 from game.sim.spawner import CreditSpawner, Limits, WaveSpawner
 from game.sim.world import World
 
@@ -61,12 +56,9 @@ class Director(PlanRequests):
         self.trajectory = trajectory
         self.decision_interval_s = decision_interval_s
         self._sources: dict[str, PlanSource] = {}
-        self.register_source(RulesSource())
-        for s in sources:
+        for s in (RulesSource(), *sources):
             self.register_source(s)
-        if mode not in self.modes():
-            raise SettingsError("director.mode", f"unknown mode '{mode}'; known: {', '.join(self.modes())}")
-        self._mode = mode
+        self._mode = self._known(mode)
         self.reset(seed)
 
     def reset(self, seed: int) -> None:
@@ -75,7 +67,9 @@ class Director(PlanRequests):
         self._reset_requests()
         self.seed = seed
         t = self.tuning
-        self.reader = Reader(seed, t)
+        self.reader = r = Reader(seed, t)
+        self.telemetry, self.intensity, self.pacing = r.telemetry, r.intensity, r.pacing  # the reader's
+        self.history = r.history  # F10's graph
         self.read: PlayerRead | None = None
         self.spawn_log = SpawnLog()
         self.events.new_run()
@@ -86,7 +80,6 @@ class Director(PlanRequests):
         self.grace, self.rescue = Grace(t), Rescue(t)
         self.actuator = Actuator(t)
         self._fall_cue = -1e9  # game time the falling bar last asked for a decision
-        self._history = IntensityHistory()
         self._last_tick = -1
         self._last_events: list[Any] | None = None  # the events list last folded in (kept: identity check)
         self._carry: list[Any] = []  # events from a step that did not advance the tick
@@ -101,18 +94,6 @@ class Director(PlanRequests):
         name = self.difficulty()
         return tuning(name if name in preset_names() else "normal")
 
-    @property
-    def telemetry(self) -> Telemetry:
-        return self.reader.telemetry
-
-    @property
-    def intensity(self) -> IntensityTracker:
-        return self.reader.intensity
-
-    @property
-    def pacing(self) -> Pacing:
-        return self.reader.pacing
-
     def modes(self) -> tuple[str, ...]:
         return (STATIC, *self._sources)
 
@@ -125,12 +106,14 @@ class Director(PlanRequests):
     def set_mode(self, name: str, world: World | None = None) -> None:
         """Switch mode (between ticks); with ``world`` the switch is recorded. The act stage applies the new
         mode on the next tick."""
-        if name not in self.modes():
-            raise SettingsError("director.mode", f"unknown mode '{name}'; known: {', '.join(self.modes())}")
-        if name == self._mode:
-            return
-        self._mode = name
-        self._mode_switched(world)
+        if self._known(name) != self._mode:
+            self._mode = name
+            self._mode_switched(world)
+
+    def _known(self, mode: str) -> str:
+        if mode not in self.modes():
+            raise SettingsError("director.mode", f"unknown mode '{mode}'; known: {', '.join(self.modes())}")
+        return mode
 
     def cycle_mode(self, world: World | None = None) -> str:
         modes = self.modes()
@@ -165,8 +148,6 @@ class Director(PlanRequests):
             self._fall_cue = read.time
         if read.died or read.new_build_up or falling:  # a reply in flight still lands first unless a death
             self.request_now(supersede=read.died)
-        if world.tick % (TICK_HZ // HISTORY_HZ) == 0:
-            self._history.add(world.time, read.intensity, read.pacing)
         if static:
             self.actuator.off(world, self.credit_spawner)
             return
@@ -175,48 +156,5 @@ class Director(PlanRequests):
         self.actuator.act(world, read, self.knobs, adjustments, self.credit_spawner, self.events)  # act
 
     # ------------------------------------------------------------------ what the UI reads
-    @property
-    def history(self) -> IntensityHistory:
-        return self._history
-
     def prompt_line(self) -> str:
         return str(getattr(self._sources.get(self._mode), "prompt_line", "") or "")
-
-    def panel(self, world: World) -> DirectorPanel:
-        """The F10 panel's view of the director now (main thread)."""
-        static = self.mode == STATIC
-        acted = self.actuator.state
-        return DirectorPanel(
-            mode=self.mode,
-            modes=self.modes(),
-            backend=self.backend,
-            intensity=self.intensity.value,
-            pacing=self.pacing.state,
-            pacing_s=self.pacing.time_in_state,
-            history=self.history.samples(),
-            knobs=self.knobs,
-            credits=self.credit_spawner.credits,
-            credits_per_s=0.0 if static else self.credit_spawner.credits_per_second(world),
-            last_plan=self.last_plan,
-            last_reason=self.last_reason,
-            last_clamped=self.last_clamped,
-            last_error=self.last_error,
-            latency_s=self.latency_s,
-            trace_id=self.trace_id,
-            accepted=self.accepted,
-            rejected=self.rejected,
-            failed=self.failed,
-            superseded=self.superseded,
-            overridden=self.overridden,
-            prompt=self.prompt_line(),
-            pending=self.pending,
-            last_announcer=self.last_announcer,
-            memory=tuple(self.memory.notes()),
-            next_decision_in=self.next_decision_in(world),
-            skill=self.telemetry.skill.value,
-            skill_signals=self.telemetry.skill.last,
-            saturation=self.saturation,
-            acting="" if static else acted_text(acted),
-            limits="" if static else limits_text(acted, world.enemies.n),
-            spawns=spawns_text(self.spawn_log.recent()),
-        )

@@ -7,27 +7,19 @@ ready (on cooldown, or its precondition fails, e.g. a boss is already alive) is 
 note, and the rest of the plan applies. Cooldowns run on game time, so runs replay exactly. A handler that
 raises is logged and counted by the director; the game keeps running.
 
-``surround`` is the peak for a player who kites: a ring of ``surround_size(wave)`` enemies just past the
-screen edge on every side, so the crowd closes in at once and cannot all be kept at range on one side.
-The ring is made first of the enemies trailing the player off screen (moved onto it, farthest first: the
-crowd a kiting player drags behind it, which never reaches it: slow grunts, mostly), with
-``SURROUND_NEW_MIN`` to ``SURROUND_NEW_MAX`` new runners between them, so it is a peak, not a bigger bank.
-(Left 4 Dead's director likewise moves infected left behind to ahead of the survivors.)
+The built-in events' handlers are the set pieces of ``game/sim/set_pieces.py``: the director decides that
+a surround comes, the simulation lays the ring out.
 """
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from coreai.errors import CommandRejected
-from game.director.tuning import TUNING
-from game.sim.combat import HEALTH
-from game.sim.config import HEALTH_PICKUP_HEAL
-from game.sim.placement import SpawnPlacer, edge_point
-from game.sim.spawner import stragglers
+from game.sim.placement import SpawnPlacer
+from game.sim.set_pieces import drop_supply, spawn_boss, spawn_surround, spawn_swarm
 from game.sim.world import World
 
 EventHandler = Callable[[World, SpawnPlacer], None]
@@ -36,22 +28,8 @@ Toughen = Callable[[World, int], None]  # scales the enemies spawned from a pool
 EVENT_NAME = re.compile(r"^[a-z][a-z0-9_]{0,31}$")  # what a registered event may be called
 EASING_EVENTS = frozenset({"supply"})  # events that help the player (the guard lets them through)
 
-# Tuning (player-facing balance) of the built-in events; their cooldowns are in ``BUILTINS``
-SWARM_GROUPS = 2  # a swarm is this many groups of ``[bank] max_group``, each from a flank
-SUPPLY_PACKS = 2  # health packs one supply drops
-SUPPLY_HEAL = HEALTH_PICKUP_HEAL * 1.5  # each pack
-SUPPLY_TTL_S = 30.0  # a supply pack left lying vanishes after this long
-SURROUND_BASE, SURROUND_PER_WAVE, SURROUND_MAX = 12, 2, 32  # ring size: 12 in wave 1, +2 a wave, up to 32
-SURROUND_NEW_MAX = 16  # at most this many new enemies (the rest of the ring is the trailing crowd, moved) ...
-SURROUND_NEW_MIN = 8  # ... and at least this many (the fast part of the ring; a moved crowd is slow grunts;
-# 4 were shot down at range by a level-1 strong player before the ring closed)
+# the cooldowns of the built-in events are in ``BUILTINS``; this one is tuning (player-facing balance)
 SURROUND_COOLDOWN_S = 12.0  # a ring at most this often (20 s left a strong player idle between rings)
-SURROUND_PREFAB = "runner"  # fast enough to close the ring before a kiting player shoots a way out of it
-
-# Design: where the built-in events place what they bring
-SUPPLY_REACH = 0.6  # packs land at this fraction of the player's pickup radius (the magnet brings them in)
-SURROUND_DEPTH = 40.0  # px past the view's edge (``spawner.edge_point``)
-SURROUND_WALL = 30.0  # a ring point stays this far inside the arena walls
 
 
 @dataclass(frozen=True)
@@ -64,11 +42,9 @@ class DirectorEvent:
 
 
 class EventRegistry:
-    def __init__(self, *, builtins: bool = True) -> None:
-        self._events: dict[str, DirectorEvent] = {}
+    def __init__(self) -> None:
+        self._events: dict[str, DirectorEvent] = {ev.name: ev for ev in BUILTINS}
         self._last_fired: dict[str, float] = {}
-        for ev in BUILTINS if builtins else ():
-            self._events[ev.name] = ev
 
     def register(
         self,
@@ -85,10 +61,6 @@ class EventRegistry:
         if cooldown_s < 0:
             raise CommandRejected("register_event", f"cooldown of '{name}' must be >= 0")
         self._events[name] = DirectorEvent(name, handler, float(cooldown_s), description[:120], precondition)
-
-    def unregister(self, name: str) -> bool:
-        self._last_fired.pop(name, None)
-        return self._events.pop(name, None) is not None
 
     def new_run(self) -> None:
         """A new run: cooldowns restart (game time restarts at 0) and handlers with per-run state reset."""
@@ -146,61 +118,6 @@ class EventRegistry:
 
 def no_boss(world: World) -> str | None:
     return "a boss is already alive" if world.boss_alive() else None
-
-
-def spawn_boss(world: World, placer: SpawnPlacer) -> None:
-    x, y = placer.position(world)
-    world.spawn_enemy("boss", x, y, source="event")
-
-
-def spawn_swarm(world: World, placer: SpawnPlacer) -> None:
-    prefab = "runner" if world.wave >= world.prefabs.get("runner").first_wave else "grunt"
-    for _ in range(SWARM_GROUPS):
-        angle = placer.side_angle(world.rng)
-        for _ in range(TUNING.bank.max_group):
-            x, y = placer.position(world, angle)
-            world.spawn_enemy(prefab, x, y, source="event")
-
-
-def surround_size(wave: int) -> int:
-    return min(SURROUND_MAX, SURROUND_BASE + SURROUND_PER_WAVE * max(0, wave - 1))
-
-
-def spawn_surround(world: World, placer: SpawnPlacer) -> None:
-    n = surround_size(world.wave)
-    moved = stragglers(world, n)
-    xs, ys = world.enemies.view("x"), world.enemies.view("y")
-    new = min(max(SURROUND_NEW_MIN, n - len(moved)), SURROUND_NEW_MAX)
-    start = float(world.rng.uniform(0.0, 2.0 * math.pi))
-    # two interleaved rings: the moved crowd, and the new runners half a step between them
-    for i in range(len(moved)):
-        xs[moved[i]], ys[moved[i]] = edge_point(
-            world, start + 2.0 * math.pi * i / len(moved), SURROUND_DEPTH, SURROUND_WALL
-        )
-    spawn_ring(world, new, start, SURROUND_DEPTH, offset=0.5)  # half a step between the moved ones
-
-
-def spawn_ring(world: World, n: int, start: float, depth: float, offset: float = 0.0) -> None:
-    """``n`` new ``SURROUND_PREFAB`` enemies evenly round the player, ``depth`` px past the screen edge, the
-    first ``offset`` steps past angle ``start`` (the ``surround`` ring's new runners)."""
-    for i in range(n):
-        x, y = edge_point(world, start + 2.0 * math.pi * (i + offset) / n, depth, SURROUND_WALL)
-        world.spawn_enemy(SURROUND_PREFAB, x, y, source="event")
-
-
-def drop_supply(world: World, placer: SpawnPlacer) -> None:
-    p = world.player
-    reach = SUPPLY_REACH * p.stats.pickup_radius
-    for _ in range(SUPPLY_PACKS):
-        a = float(world.rng.uniform(0.0, 2.0 * math.pi))
-        world.pickups.add(
-            1,
-            x=p.x + math.cos(a) * reach,
-            y=p.y + math.sin(a) * reach,
-            kind=HEALTH,
-            value=SUPPLY_HEAL,
-            ttl=SUPPLY_TTL_S,
-        )
 
 
 BUILTINS = (  # registered in this order; the cooldowns are seconds of game time

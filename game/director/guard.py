@@ -42,9 +42,6 @@ class GuardVerdict:
     def reason(self) -> str:
         return f"guard ({self.rule}): {self.why}; model asked {self.asked}"
 
-    def as_record(self) -> dict[str, str]:
-        return {"rule": self.rule, "why": self.why, "asked": self.asked}
-
 
 def harder_knobs(s: DirectorSituation, plan: DirectorPlan, *, easier: bool = False) -> list[str]:
     """The knobs ``plan`` moves toward their hard end (``easier``: their easy end) from where ``s`` has
@@ -61,12 +58,9 @@ def harder_knobs(s: DirectorSituation, plan: DirectorPlan, *, easier: bool = Fal
     return out
 
 
-def _asked(plan: DirectorPlan, harder: list[str] | None = None) -> str:
-    return (
-        plan.pressure
-        + (f" + event {plan.event}" if plan.event else "")
-        + "".join(f" + {h}" for h in harder or ())
-    )
+def _asked(plan: DirectorPlan, harder: list[str]) -> str:
+    event = f" + event {plan.event}" if plan.event else ""
+    return plan.pressure + event + "".join(f" + {h}" for h in harder)
 
 
 def check(s: DirectorSituation, plan: DirectorPlan, t: Tuning = TUNING) -> GuardVerdict | None:

@@ -22,10 +22,6 @@ DECAY_PER_S = 0.05  # a full bar drains in 20 s once the player is out of combat
 ENGAGE_GRACE_S = 1.5  # a hit keeps the player "engaged" (no decay) for this long
 
 
-def clamp01(x: float) -> float:
-    return 0.0 if x < 0.0 else 1.0 if x > 1.0 else x
-
-
 class IntensityTracker:
     """Per-tick L4D intensity. ``frozen`` tells whether the last update skipped the decay."""
 
@@ -63,5 +59,5 @@ class IntensityTracker:
         value = self.value + gain
         if not self.frozen:
             value -= DECAY_PER_S * dt
-        self.value = clamp01(value)
+        self.value = 0.0 if value < 0.0 else 1.0 if value > 1.0 else value
         return self.value

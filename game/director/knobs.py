@@ -3,10 +3,10 @@ shown and explained). Everything else is derived from ``KNOBS``:
 
 * ``DirectorKnobs`` (the live values) and the knob fields of ``DirectorPlan`` (``game/director/plan.py``);
 * the clamping in ``validate.py`` and the bounds the rules policy keeps to (``rules.py``);
-* the ``set_director_plan`` JSON schema (``plan_json_schema``) and tool description;
+* the ``set_director_plan`` JSON schema and tool description (``game/ai/director_prompt.py``);
 * the F10 panel's knob bars (``game/render/ai_panels/director_panel.py``);
-* the knob rows of ``prompts/skills/director.md`` (a test checks they equal ``skill_doc_block()``;
-  ``python -m game.director.knobs`` rewrites them).
+* the knob rows of ``prompts/skills/director.md`` (``game/ai/director_skill_doc.py``: a test checks they
+  are current; ``python -m game.ai.director_skill_doc`` rewrites them).
 
 To add a knob: one ``Knob(...)`` row below, then read ``director.knobs.<name>`` where it takes effect (the
 spawner, a world param...). ``pressure`` is a knob too, but a plan moves it through its ``pressure`` enum
@@ -15,10 +15,7 @@ spawner, a world param...). ``pressure`` is a knob too, but a plan moves it thro
 
 from __future__ import annotations
 
-import re
-import sys
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Literal
 
 Unit = Literal["x", "%"]
@@ -30,9 +27,7 @@ class Knob:
     lo: float
     hi: float
     default: float
-    max_step: (
-        float | None
-    )  # the most one plan may move it (a bigger ask is clamped); None: see PRESSURE_FACTOR
+    max_step: float | None  # the most one plan may move it (more is clamped); None: see PRESSURE_FACTOR
     label: str  # the F10 bar's name
     unit: Unit  # how F10 shows the value: 1.30x or 12%
     help: str  # one line for the tool description and the skill doc
@@ -69,52 +64,3 @@ PLAN_KNOBS: tuple[Knob, ...] = tuple(k for k in KNOBS if k.in_plan)
 # The enemy mix is a knob per prefab: a weight in this range, moved at most this much per plan; a prefab the
 # mix does not name spawns at the default weight.
 MIX_WEIGHT = Knob("mix", 0.0, 5.0, 1.0, 1.5, "enemy mix", "x", "relative spawn weight of a prefab")
-
-
-def _num(v: float) -> str:
-    return f"{v:g}"
-
-
-def tool_summary() -> str:
-    """The optional knob fields as the tool description lists them."""
-    parts = [f"mix (prefab -> weight {_num(MIX_WEIGHT.lo)}..{_num(MIX_WEIGHT.hi)})"]
-    parts += [f"{k.name} ({_num(k.lo)}..{_num(k.hi)})" for k in PLAN_KNOBS]
-    return ", ".join(parts)
-
-
-def skill_doc_block() -> str:
-    """The generated part of ``prompts/skills/director.md``: one table row per plan knob, and the steps."""
-    rows = ["| knob | type | meaning |", "|---|---|---|"]
-    rows += [
-        f"| `{k.name}` | number {_num(k.lo)}..{_num(k.hi)} | optional; {k.help} (default {_num(k.default)}) |"
-        for k in PLAN_KNOBS
-    ]
-    steps = [f"mix weights ±{_num(MIX_WEIGHT.max_step or 0)}"]
-    steps += [f"`{k.name}` ±{_num(k.max_step or 0)}" for k in PLAN_KNOBS]
-    return "\n".join(rows) + "\n\nMaximum change per plan: " + ", ".join(steps) + "; bigger asks are clamped."
-
-
-BEGIN, END = "<!-- knobs:begin (generated from game/director/knobs.py) -->", "<!-- knobs:end -->"
-_BLOCK = re.compile(re.escape(BEGIN) + r"\n(.*?)\n?" + re.escape(END), re.DOTALL)
-
-
-def doc_block_in(text: str) -> str | None:
-    found = _BLOCK.search(text)
-    return found.group(1) if found else None
-
-
-def write_skill_doc(path: Path) -> bool:
-    """Rewrite the generated block of ``path``; True when it changed."""
-    text = path.read_text(encoding="utf-8")
-    new = _BLOCK.sub(lambda _m: f"{BEGIN}\n{skill_doc_block()}\n{END}", text)
-    if new != text:
-        path.write_text(new, encoding="utf-8")
-    return new != text
-
-
-if __name__ == "__main__":  # python -m game.director.knobs: regenerate the skill doc's knob rows
-    from coreai.paths import shipped_dir
-
-    doc = shipped_dir("prompts", "skills") / "director.md"
-    changed = write_skill_doc(doc)
-    sys.stdout.write(f"{doc}: {'updated' if changed else 'already current'}\n")

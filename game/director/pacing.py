@@ -43,13 +43,11 @@ class Pacing:
         self.state = PacingState.BUILD_UP
         self.time_in_state = 0.0
         self._limit = 0.0  # the drawn duration of the current timed state
-        self.transitions = 0
         self.since_peak = 0.0  # seconds since the last Sustain Peak began (or since the run began)
 
     def _enter(self, state: PacingState) -> None:
         self.state = state
         self.time_in_state = 0.0
-        self.transitions += 1
         if state is PacingState.SUSTAIN_PEAK:
             self.since_peak = 0.0
             self._limit = self._rng.uniform(*self.t.sustain_s)

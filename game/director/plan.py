@@ -4,15 +4,12 @@ may ask for, and the bounded knobs it moves.
 ``DirectorPlan`` is the tool's argument model: strict types (a string where a number belongs is rejected,
 never coerced), no extra keys, hard bounds, one-line reason. Values outside the hard bounds reject the whole
 plan; values inside the bounds but too far from the current knobs are clamped by ``validate.py`` to the
-per-plan maximum change. The knob fields, bounds and steps come from the knob table (``knobs.py``).
-``plan_json_schema`` is the schema handed to the LLM: prefab mix keys and event
-names are spelled out as properties and enums, because llama.cpp grammars keep enums and ``maxItems`` but
-ignore numeric bounds.
+per-plan maximum change. The knob fields, bounds and steps come from the knob table (``knobs.py``); the
+tool's JSON schema for a model is ``game.ai.director_prompt.plan_json_schema``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection
 from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, create_model, field_validator
@@ -114,33 +111,3 @@ else:
         **{k.name: (float, Field(k.default, ge=k.lo, le=k.hi, description=k.help)) for k in KNOBS},
         mix=(dict[str, float], Field(default_factory=lambda: dict(DEFAULT_MIX))),
     )
-
-
-def plan_json_schema(prefabs: Collection[str], events: Collection[str]) -> dict[str, Any]:
-    """The ``set_director_plan`` tool's parameter schema for this game's prefabs and registered events."""
-    lo, hi = MIX_WEIGHT_RANGE
-    weight = {"type": "number", "minimum": lo, "maximum": hi}
-    return {
-        "type": "object",
-        "additionalProperties": False,
-        "required": ["pressure", "reason"],
-        "properties": {
-            "pressure": {"type": "string", "enum": list(PRESSURES)},
-            "mix": {
-                "type": "object",
-                "additionalProperties": False,
-                "maxProperties": min(MIX_MAX_KEYS, len(prefabs)),
-                "properties": {name: dict(weight) for name in prefabs},
-                "description": f"spawn weight per prefab, {lo:g}..{hi:g}",
-            },
-            **{
-                k.name: {"type": "number", "minimum": k.lo, "maximum": k.hi, "description": k.help}
-                for k in PLAN_KNOBS
-            },
-            # enum alone: with a "type" list, llama.cpp's converter keeps the type and drops the enum
-            "event": {"enum": [*events, None]},
-            "reason": {"type": "string", "minLength": 1, "maxLength": REASON_MAX},
-            "announcer": {"type": "string", "maxLength": ANNOUNCER_MAX},
-            "note": {"anyOf": [{"type": "string", "maxLength": NOTE_MAX}, {"type": "null"}]},
-        },
-    }

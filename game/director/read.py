@@ -2,68 +2,70 @@
 
 The ``PlayerRead`` is the one input of everything that decides or acts between decisions: the plan's
 situation is built from the same telemetry, the reflexes and the act stage read nothing else. It holds the
-skill estimate, L4D intensity and its pacing phase, HP and whether the bar is falling, the crowd against the
-player's kill pace, what is in view, and whether the player has touched the controls yet.
+skill estimate, L4D intensity and its pacing phase, HP and whether the bar is falling, the player's kill
+pace, the crowd in view or about to enter it, whether a boss is alive, and whether the player has touched
+the controls yet. The reader also keeps the intensity history F10's graph draws (``IntensityHistory``:
+``HISTORY_HZ`` samples a second of game time, the last ``HISTORY_S`` seconds).
 """
 
 from __future__ import annotations
 
 import math
+from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from game.director.intensity import IntensityTracker
 from game.director.pacing import Pacing, PacingState
-from game.director.telemetry import NEVER, Telemetry
+from game.director.telemetry import Telemetry
 from game.director.tuning import Tuning
 from game.sim import events as ev
-from game.sim.config import DT
+from game.sim.config import DT, TICK_HZ
 from game.sim.view import ARRIVING_PX, in_view
 from game.sim.world import World
 
 MOVED_PX = 6.0  # the player has acted once it moved this far from where it began (or fired a shot)
-STILL_PX = 40.0  # the player stands still while it stays within this of where it last stopped
+HISTORY_S = 120.0  # the panel's intensity graph spans the last two minutes
+HISTORY_HZ = 4  # samples per second of game time
 
 
 @dataclass(frozen=True)
 class PlayerRead:
     time: float
     wave: int
-    level: int
     hp: float  # fraction of max HP
     falling: bool  # the HP bar is falling (``[read]`` fall_bars within fall_s)
     fell: float  # bars lost within fall_s
     skill: float
     intensity: float
     pacing: PacingState
-    pacing_s: float
     kill_pace: float  # kills per minute, last minute
-    alive: int
     present: int  # enemies in view or about to enter it (``ARRIVING_PX``)
-    in_view: int
     boss_alive: bool
-    since_death: float
-    since_hit: float
-    still_s: float  # seconds the player has stood within ``STILL_PX`` of one spot
     acted: bool  # the player moved or fired since the run began
     died: bool  # the player died this tick
     new_build_up: bool  # the pacing loop entered Build Up this tick
     new_peak: bool  # ... or a Sustain Peak
 
 
-@dataclass
-class Feet:
-    """Where the player last stopped, and since when (game time)."""
+@dataclass(frozen=True)
+class IntensitySample:
+    time: float
+    intensity: float
+    pacing: PacingState
 
-    x: float = math.nan
-    y: float = math.nan
-    since: float = 0.0
 
-    def update(self, x: float, y: float, now: float) -> float:
-        """Seconds the player has stood within ``STILL_PX`` of where it stopped (0 on the tick it moves)."""
-        if math.isnan(self.x) or math.hypot(x - self.x, y - self.y) > STILL_PX:
-            self.x, self.y, self.since = x, y, now
-        return now - self.since
+class IntensityHistory:
+    """A fixed-size ring of samples, taken every ``TICK_HZ // HISTORY_HZ`` ticks."""
+
+    def __init__(self) -> None:
+        self._samples: deque[IntensitySample] = deque(maxlen=int(HISTORY_S * HISTORY_HZ))
+
+    def add(self, time: float, intensity: float, pacing: PacingState) -> None:
+        self._samples.append(IntensitySample(round(time, 3), round(intensity, 4), pacing))
+
+    def samples(self) -> tuple[IntensitySample, ...]:
+        return tuple(self._samples)
 
 
 class Reader:
@@ -74,9 +76,9 @@ class Reader:
         self.telemetry = Telemetry(tuning.plan.threat_hp)
         self.intensity = IntensityTracker()
         self.pacing = Pacing(seed, tuning.pacing)
-        self.feet = Feet()
         self._start: tuple[float, float] | None = None
         self.acted = False
+        self.history = IntensityHistory()
         self.last: PlayerRead | None = None
 
     def update(self, world: World, events: Sequence[ev.Event], pressure: float) -> PlayerRead:
@@ -94,30 +96,24 @@ class Reader:
         moved = math.hypot(p.x - self._start[0], p.y - self._start[1]) > MOVED_PX
         self.acted = self.acted or moved or tel.shots_total > 0
         fell = tel.damage_fraction(self.t.read.fall_s)
-        now = world.time
         read = PlayerRead(
-            time=now,
+            time=world.time,
             wave=world.wave,
-            level=p.level,
             hp=tel.hp_fraction,
             falling=fell >= self.t.read.fall_bars,
             fell=fell,
             skill=tel.skill.value,
             intensity=value,
             pacing=state,
-            pacing_s=self.pacing.time_in_state,
             kill_pace=tel.kills_per_min,
-            alive=world.enemies.n,
             present=in_view(world, ARRIVING_PX),
-            in_view=in_view(world),
             boss_alive=world.boss_alive(),
-            since_death=NEVER if tel.last_death_time is None else now - tel.last_death_time,
-            since_hit=NEVER if tel.last_hit_time is None else now - tel.last_hit_time,
-            still_s=self.feet.update(p.x, p.y, now),
             acted=self.acted,
             died=tel.died,
             new_build_up=state is not before and state is PacingState.BUILD_UP,
             new_peak=state is not before and state is PacingState.SUSTAIN_PEAK,
         )
+        if world.tick % (TICK_HZ // HISTORY_HZ) == 0:
+            self.history.add(world.time, value, state)
         self.last = read
         return read

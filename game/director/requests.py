@@ -2,8 +2,9 @@
 
 One request is in flight at a time. Latest wins: a soft cue waits while a request younger than
 ``PENDING_MAX_S`` (or its source's deadline) is in flight, an urgent one (a death, a mode switch, a new
-run) supersedes it. The future is polled each tick; a reply is vetted (``pipeline.py``), its commands are
-applied, and every outcome is counted and recorded in the trajectory. The counters and ``last_*`` fields
+run) supersedes it. The future is polled each tick (a timeout is a late reply: superseded); a reply is
+vetted (``validate.vet_reply``), its commands are applied, and every outcome is counted and recorded in the
+trajectory. The counters and ``last_*`` fields
 are the director's public state (F10, the eval, the tests).
 """
 
@@ -11,23 +12,23 @@ from __future__ import annotations
 
 import json
 from collections import deque
+from dataclasses import asdict, dataclass
 from typing import Any
 
 from loguru import logger
 
-from coreai.errors import ToolArgumentError
+from coreai.errors import LlmError, LlmErrorCode, ToolArgumentError
 from game.director.events import EventRegistry
 from game.director.memory import DirectorMemory
-from game.director.pipeline import Pending, collect, decision_record, vet_reply
 from game.director.plan import DirectorKnobs, DirectorPlan
 from game.director.read import Reader
 from game.director.saturation import Saturation, log_changes, saturation
-from game.director.source import DirectorSituation, PlanReply, PlanRequest, PlanSource
+from game.director.source import DirectorSituation, PlanReply, PlanRequest, PlanSource, ReplyFuture
 from game.director.spawn_log import SpawnLog
 from game.director.telemetry import NEVER
-from game.director.trajectory import MAX_TICK, DecisionStatus, TrajectorySink
+from game.director.trajectory import MAX_TICK, DecisionRecord, DecisionStatus, TrajectorySink
 from game.director.tuning import Tuning
-from game.director.validate import ValidatedPlan
+from game.director.validate import ValidatedPlan, vet_reply
 from game.sim.spawner import CreditSpawner
 from game.sim.world import World
 
@@ -35,6 +36,16 @@ PENDING_MAX_S = 25.0  # a scheduled request supersedes one in flight this old (o
 MAX_ANNOUNCEMENTS = 8  # announcer lines kept for the toast between two reads
 
 _log = logger.bind(feature="director", trace_id="-")
+
+
+@dataclass
+class Pending:
+    """The request in flight."""
+
+    req: PlanRequest
+    future: ReplyFuture
+    source: str
+    asked_at: float  # game time
 
 
 class PlanRequests:
@@ -95,15 +106,13 @@ class PlanRequests:
     def wait_pending(self, timeout_s: float) -> bool:
         """Block until the request in flight has its reply (lockstep evaluation: the game waits for the
         model); True when nothing is pending any more or the reply is in (it lands on the next tick)."""
-        pending = self._pending
-        if pending is None:
-            return True
         try:
-            pending.future.result(timeout=timeout_s)
+            if self._pending is not None:
+                self._pending.future.result(timeout=timeout_s)
         except TimeoutError:
             return False
         except Exception:  # a failed or cancelled request is done too: the next poll records it
-            return True
+            pass
         return True
 
     def next_decision_in(self, world: World) -> float:
@@ -125,12 +134,9 @@ class PlanRequests:
             since_peak_s=round(min(NEVER, pacing.since_peak), 2),
             knobs=self.knobs,
             memory=self.memory.notes(),
-            prefabs=list(self.spawnable(world)),
+            prefabs=list(world.prefabs.regular),
             events=list(self.events.ready(world)),  # only what may fire now (not on cooldown)
         )
-
-    def spawnable(self, world: World) -> tuple[str, ...]:
-        return world.prefabs.regular
 
     # ------------------------------------------------------------------ ask and poll
     def _decide(self, world: World) -> None:
@@ -141,14 +147,13 @@ class PlanRequests:
 
     def _request(self, world: World) -> None:
         pending = self._pending
+        self._next_at = world.time + self.decision_interval_s
         if pending is not None:
             young = world.time - pending.asked_at < max(PENDING_MAX_S, self._deadline(pending))
             if young and not self._urgent:
-                self._next_at = world.time + self.decision_interval_s
                 return
             self._drop_pending("a newer request")
         self._urgent = False
-        self._next_at = world.time + self.decision_interval_s
         self._seq += 1
         trace = f"dir-s{self.seed}-{self._seq:04d}"
         req = PlanRequest(seq=self._seq, trace_id=trace, tick=world.tick, situation=self.situation(world))
@@ -184,15 +189,22 @@ class PlanRequests:
                 self._drop_pending(f"its {limit:.1f}s deadline passing")
             return
         self._pending = None
-        out = collect(p.future)
-        if out.timed_out:
+        try:
+            reply = p.future.result(timeout=0)
+        except LlmError as exc:
+            if exc.code is not LlmErrorCode.TIMEOUT:
+                self._fail(world, p.req, p.source, f"{type(exc).__name__}: {exc}")
+                return
             self.superseded += 1
-            self.last_error = out.timed_out
-            _log.bind(trace_id=p.req.trace_id).info("request {} timed out: {}", p.req.seq, out.timed_out)
-        elif out.reply is None:
-            self._fail(world, p.req, p.source, out.error)
+            self.last_error = str(exc)
+            _log.bind(trace_id=p.req.trace_id).info("request {} timed out: {}", p.req.seq, exc)
+        except Exception as exc:
+            self._fail(world, p.req, p.source, f"{type(exc).__name__}: {exc}")
         else:
-            self._apply_reply(world, p.req, out.reply)
+            if isinstance(reply, PlanReply):
+                self._apply_reply(world, p.req, reply)
+            else:
+                self._fail(world, p.req, p.source, f"source returned {type(reply).__name__}, not PlanReply")
 
     def apply_external(self, world: World, plan: dict[str, Any], source: str = "external") -> dict[str, Any]:
         """An outside agent (MCP) acts as the director: its plan takes the in-game agent's path: the same
@@ -218,7 +230,7 @@ class PlanRequests:
                 req,
                 reply,
                 self.knobs,
-                prefabs=self.spawnable(world),
+                prefabs=world.prefabs.regular,
                 events=self.events.names(),
                 event_not_ready=lambda name: self.events.not_ready(name, world),
                 tuning=self.tuning,
@@ -239,7 +251,7 @@ class PlanRequests:
         if verdict is not None:
             self.overridden += 1
             log.info("plan {} from {} overridden: {}", req.seq, reply.backend, verdict.reason())
-            self._record(world, req, reply, "guarded", vp=vp, guarded=verdict.as_record())
+            self._record(world, req, reply, "guarded", vp=vp, guarded=asdict(verdict))
             return
         log.info("plan {} from {}: {} ({})", req.seq, reply.backend, vp.plan.pressure, vp.plan.reason)
         self._record(world, req, reply, "accepted", vp=vp)
@@ -292,20 +304,39 @@ class PlanRequests:
         error: str = "",
         guarded: dict[str, str] | None = None,
     ) -> None:
+        """The trajectory's line for any outcome (accepted, guarded, rejected, failed)."""
         spawns = self.spawn_log.take()  # the spawns since the last decision, by cause
-        if self._recording(world):
-            assert self.trajectory is not None
-            tick = world.tick
-            rec = decision_record(req, reply, status, applied_tick=tick, vp=vp, error=error, guarded=guarded)
-            self.trajectory.decision(rec.model_copy(update={"spawns": spawns}))
+        if not self._recording(world):
+            return
+        assert self.trajectory is not None
+        s = req.situation
+        record = DecisionRecord(
+            seq=req.seq,
+            trace_id=req.trace_id,
+            backend=reply.backend,
+            status=status,
+            request_tick=req.tick,
+            applied_tick=world.tick,
+            prompt_hash=s.prompt_hash(),
+            snapshot=s.snapshot,
+            intensity=s.intensity,
+            pacing=s.pacing.value,
+            raw=reply.raw,
+            reply_plan=reply.plan,
+            plan=vp.plan.model_dump() if vp else None,
+            clamped=list(vp.clamped) if vp else [],
+            commands=list(vp.commands) if vp else [],
+            error=error,
+            latency_s=round(reply.latency_s, 6),
+            guard=guarded,
+            spawns=spawns,
+        )
+        self.trajectory.decision(record)
 
     def _recording(self, world: World) -> bool:
         """Whether the trajectory still records: past ``MAX_TICK`` (a session longer than a replay may run,
         in a window or over MCP) it stops, and the run goes on unrecorded."""
-        if self.trajectory is None:
-            return False
-        if world.tick > MAX_TICK:
-            logger.bind(feature="director").info("trajectory stops at tick {}: replay limit", world.tick)
+        if self.trajectory is not None and world.tick > MAX_TICK:
+            _log.info("trajectory stops at tick {}: replay limit", world.tick)
             self.trajectory = None
-            return False
-        return True
+        return self.trajectory is not None

@@ -14,8 +14,7 @@ from game.director.knobs import KNOBS, MIX_WEIGHT
 from game.director.plan import DirectorKnobs
 
 EPS = 1e-6
-# from the knob table: which end is the easy one, which knobs a raise or spike moves, which easing may move
-EASIER_WHEN_HIGH = frozenset(k.name for k in KNOBS if not k.harder_high)
+# from the knob table: which knobs a raise or spike moves, which easing may move
 ESCALATION = frozenset(k.name for k in KNOBS if k.escalates)
 EASING = frozenset(k.name for k in KNOBS)
 
@@ -47,7 +46,7 @@ def saturation(knobs: DirectorKnobs) -> Saturation:
     for knob in KNOBS:
         value = float(getattr(knobs, knob.name))
         high, low = value >= knob.hi - EPS, value <= knob.lo + EPS
-        if knob.name in EASIER_WHEN_HIGH:
+        if not knob.harder_high:  # pickups: more is easier
             high, low = low, high
         if high:
             up.append(knob.name)

@@ -42,12 +42,7 @@ class SkillSignals:
     alive: float
 
     def score(self) -> float:
-        return (
-            WEIGHTS["kills"] * self.kills
-            + WEIGHTS["damage"] * self.damage
-            + WEIGHTS["accuracy"] * self.accuracy
-            + WEIGHTS["alive"] * self.alive
-        )
+        return sum(w * getattr(self, name) for name, w in WEIGHTS.items())
 
 
 def _unit(x: float, lo: float, hi: float) -> float:

@@ -21,7 +21,7 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -75,7 +75,6 @@ class PlanReply:
     trace_id: str
 
 
-@runtime_checkable
 class ReplyFuture(Protocol):
     def done(self) -> bool: ...
 

@@ -38,8 +38,3 @@ class SpawnLog:
 def _ordered(counts: Counter[str]) -> dict[str, int]:
     known = [c for c in ev.SPAWN_CAUSES if counts.get(c)]
     return {c: counts[c] for c in [*known, *sorted(set(counts) - set(ev.SPAWN_CAUSES))]}
-
-
-def spawns_text(counts: dict[str, int]) -> str:
-    """F10's row: ``bank 12, event 8, presence 3`` (``none`` when nothing spawned)."""
-    return ", ".join(f"{cause} {n}" for cause, n in counts.items()) or "none"

@@ -115,14 +115,10 @@ class Telemetry:
         self.hp_fraction = p.hp_fraction
         if self.hp_fraction < self.low_mark:
             self.last_low_time = world.time
-        en = world.enemies
-        if en.n:
-            dx = en.view("x") - p.x
-            dy = en.view("y") - p.y
-            r = ENGAGE_RADIUS + en.view("radius")
-            self.engaged = bool(((dx * dx + dy * dy) < r * r).any())
-        else:
-            self.engaged = False
+        en = world.enemies  # (empty views when there are none: not engaged)
+        dx, dy = en.view("x") - p.x, en.view("y") - p.y
+        r = ENGAGE_RADIUS + en.view("radius")
+        self.engaged = bool(((dx * dx + dy * dy) < r * r).any())
         self._ticks += 1
         if self._ticks % SKILL_EVERY_TICKS == 0:
             self._update_skill(world.time)
@@ -173,12 +169,9 @@ class Telemetry:
         max_hp = p.stats.max_hp
         en = world.enemies
         now = world.time
-        near = 0
-        elites = 0
-        if en.n:
-            d2 = (en.view("x") - p.x) ** 2 + (en.view("y") - p.y) ** 2
-            near = int((d2 < NEAR_RADIUS * NEAR_RADIUS).sum())
-            elites = int(en.view("elite").sum())
+        d2 = (en.view("x") - p.x) ** 2 + (en.view("y") - p.y) ** 2
+        near = int((d2 < NEAR_RADIUS * NEAR_RADIUS).sum())
+        elites = int(en.view("elite").sum())
         accuracy = self._accuracy()
         s = p.stats
         dps = s.damage * world.params.get("player_damage_mult") * s.fire_rate * s.multishot

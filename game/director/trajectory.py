@@ -1,7 +1,6 @@
 """What the director records of a run (``trajectory``): one ``DecisionRecord`` per plan that came back
-(accepted, guarded, rejected or failed) and a ``ModeRecord`` per mode switch, into a ``TrajectorySink``: the
-JSONL file (``game/headless_runs/trajectory_file.py``, which also reads it back) or memory
-(``MemoryTrajectory``, for replay checks).
+(accepted, guarded, rejected or failed) and each mode switch, into a ``TrajectorySink``: the JSONL file or
+memory (both in ``game/headless_runs/trajectory_file.py``, which also reads the file back).
 """
 
 from __future__ import annotations
@@ -42,29 +41,9 @@ class DecisionRecord(BaseModel):
     spawns: dict[str, int] = Field(default_factory=dict)  # enemies spawned since the last decision, by cause
 
 
-class ModeRecord(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    type: Literal["mode"] = "mode"
-    tick: int = Field(ge=0, le=MAX_TICK)
-    mode: str = Field(min_length=1, max_length=64)
-
-
 class TrajectorySink(Protocol):
     """Where the director records decisions and mode switches (a file, or memory for replay checks)."""
 
     def decision(self, record: DecisionRecord) -> None: ...
 
     def mode(self, tick: int, mode: str) -> None: ...
-
-
-class MemoryTrajectory:
-    def __init__(self) -> None:
-        self.decisions: list[DecisionRecord] = []
-        self.modes: list[ModeRecord] = []
-
-    def decision(self, record: DecisionRecord) -> None:
-        self.decisions.append(record)
-
-    def mode(self, tick: int, mode: str) -> None:
-        self.modes.append(ModeRecord(tick=tick, mode=mode))

@@ -1,5 +1,8 @@
 """The plan pipeline: parse a source's reply, validate it against ``DirectorPlan`` and the live whitelists,
 clamp it to the maximum change per plan, and turn it into the JSON-able commands the director applies.
+``vet_reply`` is the whole way of a reply: parse, validate and, for a model's plan, the guard (``guard.py``):
+a plan that breaks a hard safety rule is replaced by the ``rules`` plan for the same situation, validated
+the same way.
 
 Every rejection raises ``ToolArgumentError`` (tool ``set_director_plan``) with a message a model can act on:
 malformed JSON, wrong types, values outside the hard bounds, an unknown prefab or event. Clamping never
@@ -18,6 +21,8 @@ from pydantic import ValidationError
 
 from coreai.errors import ToolArgumentError
 from coreai.persist import loads_json
+from game.director import guard
+from game.director.guard import GuardVerdict
 from game.director.knobs import MIX_WEIGHT, PLAN_KNOBS
 from game.director.plan import (
     PRESSURE_FACTOR,
@@ -27,8 +32,11 @@ from game.director.plan import (
     DirectorKnobs,
     DirectorPlan,
 )
+from game.director.source import PlanReply, PlanRequest
+from game.director.tuning import TUNING, Tuning
 
 MAX_RAW_CHARS = 4000
+RULES_BACKEND = "rules"  # the rules source is its own guard
 
 
 @dataclass(frozen=True)
@@ -46,19 +54,21 @@ def reject(message: str, trace_id: str | None = None) -> ToolArgumentError:
 
 def parse_reply(raw: str, plan: dict[str, Any] | None, *, trace_id: str | None = None) -> dict[str, Any]:
     """The plan arguments of a reply: ``plan`` when the source parsed it, else ``raw`` read as JSON."""
-    if plan is not None:
-        if not isinstance(plan, dict):
-            raise reject(f"plan must be a JSON object, got {type(plan).__name__}", trace_id)
-        return plan
-    text = (raw or "").strip()
-    if not text:
-        raise reject("empty reply: no plan", trace_id)
-    if len(text) > MAX_RAW_CHARS:
-        raise reject(f"reply is {len(text)} chars; at most {MAX_RAW_CHARS}", trace_id)
-    try:
-        data = loads_json(text)
-    except json.JSONDecodeError as exc:
-        raise reject(f"reply is not JSON ({exc.msg} at char {exc.pos})", trace_id) from None
+    data: Any = plan
+    if plan is None:
+        text = (raw or "").strip()
+        if not text:
+            raise reject("empty reply: no plan", trace_id)
+        if len(text) > MAX_RAW_CHARS:
+            raise reject(f"reply is {len(text)} chars; at most {MAX_RAW_CHARS}", trace_id)
+        try:
+            data = loads_json(text)
+        except json.JSONDecodeError as exc:
+            raise reject(f"reply is not JSON ({exc.msg} at char {exc.pos})", trace_id) from None
+    return _object(data, trace_id)
+
+
+def _object(data: Any, trace_id: str | None) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise reject(f"plan must be a JSON object, got {type(data).__name__}", trace_id)
     return data
@@ -90,10 +100,8 @@ def validate_plan(
     trace_id: str | None = None,
 ) -> ValidatedPlan:
     """Validate and clamp ``data`` (a dict) against ``current`` knobs; raises ``ToolArgumentError``."""
-    if not isinstance(data, dict):
-        raise reject(f"plan must be a JSON object, got {type(data).__name__}", trace_id)
     try:
-        plan = DirectorPlan.model_validate(data)
+        plan = DirectorPlan.model_validate(_object(data, trace_id))
     except ValidationError as exc:
         raise reject(_errors(exc), trace_id) from None
     unknown = sorted(set(plan.mix) - set(prefabs))
@@ -139,3 +147,29 @@ def validate_plan(
     if plan.announcer:
         commands.append({"op": "announce", "text": plan.announcer})
     return ValidatedPlan(plan, knobs, event, tuple(clamped), tuple(commands))
+
+
+def vet_reply(
+    req: PlanRequest,
+    reply: PlanReply,
+    knobs: DirectorKnobs,
+    *,
+    prefabs: Collection[str],
+    events: Collection[str],
+    event_not_ready: Callable[[str], str | None],
+    tuning: Tuning = TUNING,
+) -> tuple[ValidatedPlan, GuardVerdict | None]:
+    """The validated plan to apply and the guard's verdict (None: the plan stands). Raises
+    ``ToolArgumentError`` for a reply that does not parse or validate."""
+    trace = req.trace_id
+
+    def validated(data: object) -> ValidatedPlan:
+        return validate_plan(
+            data, knobs, prefabs=prefabs, events=events, event_not_ready=event_not_ready, trace_id=trace
+        )
+
+    vp = validated(parse_reply(reply.raw, reply.plan, trace_id=trace))
+    verdict = None if reply.backend == RULES_BACKEND else guard.check(req.situation, vp.plan, tuning)
+    if verdict is not None:  # a model's plan broke a hard safety rule: the rules plan runs instead
+        vp = validated(guard.override(req.situation, verdict, tuning))
+    return vp, verdict

@@ -23,10 +23,9 @@ from coreai.errors import CoreAIError, PersistenceError
 from game.director.director import STATIC, Director
 from game.director.events import EventRegistry
 from game.director.memory import DirectorMemory
-from game.director.trajectory import MemoryTrajectory
 from game.headless import RunSummary
 from game.headless_runs.replay import ReplaySource, comparable, decision_differences
-from game.headless_runs.trajectory_file import Trajectory, read_trajectory
+from game.headless_runs.trajectory_file import MemoryTrajectory, Trajectory, read_trajectory
 from game.sim.config import FINAL_WAVE
 from game.sim.world import World
 

@@ -25,9 +25,9 @@ from game.director.director import STATIC, Director
 from game.director.events import EventRegistry
 from game.director.memory import DirectorMemory
 from game.director.source import PlanReply, PlanRequest
-from game.director.trajectory import DecisionRecord, MemoryTrajectory
+from game.director.trajectory import DecisionRecord
 from game.headless import RunSummary, run_headless
-from game.headless_runs.trajectory_file import Trajectory, read_trajectory
+from game.headless_runs.trajectory_file import MemoryTrajectory, Trajectory, read_trajectory
 from game.sim.world import World
 
 _log = logger.bind(feature="director", trace_id="-")

@@ -3,8 +3,9 @@
 Line 1 is a ``header`` (seed, bot, mode, seconds, respawn, the memory notes the director started with).
 Then one ``decision`` line per plan that came back (``game.director.trajectory.DecisionRecord``: the
 snapshot the source saw, the prompt hash, the raw reply, the validated plan, what was clamped, the commands
-applied, the request and applied ticks), a ``mode`` line per mode switch (F6), and last the run's
-``summary``.
+applied, the request and applied ticks), a ``mode`` line per mode switch (F6, ``ModeRecord``), and last the
+run's ``summary``. ``TrajectoryWriter`` writes the file; ``MemoryTrajectory`` keeps the same records in
+memory (for replay checks). Both are the director's ``TrajectorySink``.
 
 Lines are appended and flushed as they happen, so a crash loses at most the line being written; the reader
 skips a torn last line and names any other unreadable line (``CorruptSaveError``, the file is left alone).
@@ -28,7 +29,7 @@ from coreai.errors import CorruptSaveError, PersistenceError
 from coreai.paths import saves_path
 from coreai.persist import loads_json
 from coreai.validation import reason
-from game.director.trajectory import MAX_REPLAY_SECONDS, DecisionRecord, ModeRecord
+from game.director.trajectory import MAX_REPLAY_SECONDS, MAX_TICK, DecisionRecord
 from game.headless import RunSummary
 from game.sim.config import FINAL_WAVE
 from game.zoo import MODELS
@@ -65,6 +66,14 @@ class TrajectoryHeader(BaseModel):
             names = ", ".join(repr(n) for n in MODELS)
             raise PydanticCustomError("literal_error", "must be one of {expected}", {"expected": names})
         return v
+
+
+class ModeRecord(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    type: Literal["mode"] = "mode"
+    tick: int = Field(ge=0, le=MAX_TICK)
+    mode: str = Field(min_length=1, max_length=64)
 
 
 class SummaryRecord(BaseModel):
@@ -117,6 +126,18 @@ class TrajectoryWriter:
     def _fail(self, exc: OSError) -> None:
         self.error = str(PersistenceError(str(self.path), f"trajectory write failed: {exc}"))
         _log.error("{}", self.error)
+
+
+class MemoryTrajectory:
+    def __init__(self) -> None:
+        self.decisions: list[DecisionRecord] = []
+        self.modes: list[ModeRecord] = []
+
+    def decision(self, record: DecisionRecord) -> None:
+        self.decisions.append(record)
+
+    def mode(self, tick: int, mode: str) -> None:
+        self.modes.append(ModeRecord(tick=tick, mode=mode))
 
 
 @dataclass

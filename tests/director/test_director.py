@@ -16,11 +16,12 @@ from coreai.errors import LlmError, LlmErrorCode, SettingsError
 from game.director.director import DECISION_INTERVAL_S, PENDING_MAX_S, STATIC, Director
 from game.director.knobs import KNOB
 from game.director.memory import DirectorMemory, default_memory_path
-from game.director.panel import HISTORY_HZ, HISTORY_S
 from game.director.plan import PRESSURE_FACTOR
+from game.director.read import HISTORY_HZ, HISTORY_S
 from game.director.rules import EASE_FIRST, ease_floor
 from game.director.source import PlanReply, PlanRequest
 from game.director.tuning import TUNING
+from game.render.ai_panels.director_view import panel_view
 from game.sim.config import TICK_HZ
 from game.sim.spawner import WaveSpawner
 from game.sim.world import World
@@ -119,7 +120,7 @@ def test_rejected_plan_is_counted_and_the_previous_plan_keeps_running() -> None:
     assert (d.accepted, d.rejected) == (1, 3)
     assert d.knobs == knobs and w.params.get("pickup_rate_mult") == 0.75
     assert d.last_plan is not None and d.last_plan.pressure == "raise"
-    panel = d.panel(w)
+    panel = panel_view(d, w)
     assert panel.rejected == 3 and "elite_chance" in panel.last_error
     assert d.pop_announcements() == ["Bolder!"] and d.pop_announcements() == []
 
@@ -151,7 +152,7 @@ def test_latest_wins_an_older_slow_reply_is_discarded() -> None:
     src = ManualSource()
     d, w = setup(src)
     tick(d, w)
-    assert len(src.pending) == 1 and d.panel(w).pending
+    assert len(src.pending) == 1 and panel_view(d, w).pending
     d.request_now()  # an urgent decision (wave start, death, mode switch) supersedes the one in flight
     tick(d, w)
     assert len(src.pending) == 2 and d.superseded == 1
@@ -240,7 +241,7 @@ def test_panel_exposes_history_knobs_and_counts() -> None:
     d, _ = setup(ScriptedSource("scripted", [plan("raise", announcer="More!")]))
     w = quiet_world()  # nothing spawns: a long run in little time
     tick(d, w, int((HISTORY_S + 30) * TICK_HZ))
-    p = d.panel(w)
+    p = panel_view(d, w)
     assert len(p.history) == int(HISTORY_S * HISTORY_HZ)  # bounded: the last two minutes
     assert p.history[-1].time == pytest.approx(w.time, abs=1.0 / HISTORY_HZ)
     assert {s.pacing for s in p.history} <= {"build_up", "sustain_peak", "peak_fade", "relax"}

@@ -14,12 +14,13 @@ from game.director.director import Director
 from game.director.events import EASING_EVENTS
 from game.director.knobs import KNOB
 from game.director.pacing import PacingState
-from game.director.pipeline import vet_reply
 from game.director.plan import DirectorPlan
 from game.director.source import DirectorSituation, PlanReply, PlanRequest
 from game.director.telemetry import GameSessionSnapshot
-from game.director.trajectory import MemoryTrajectory
 from game.director.tuning import TUNING, Tuning, tuning
+from game.director.validate import vet_reply
+from game.headless_runs.trajectory_file import MemoryTrajectory
+from game.render.ai_panels.director_view import panel_view
 
 HURT = TUNING.plan.low_hp / 2  # under the ease-off line
 RECENT = TUNING.plan.recent_death_s / 4  # a death this many seconds ago is recent
@@ -127,7 +128,7 @@ def test_the_director_overrides_records_and_counts() -> None:
     assert not any(c["op"] == "burst" for c in rec.commands)
     events = [c["name"] for c in rec.commands if c["op"] == "event"]
     assert events == ["supply"], "no enemies added; the rules plan drops health packs at low HP"
-    assert director.panel(world).overridden == 1
+    assert panel_view(director, world).overridden == 1
 
 
 def test_the_rules_source_is_never_guarded() -> None:
@@ -141,7 +142,7 @@ def test_the_rules_source_is_never_guarded() -> None:
 @pytest.mark.parametrize("asked", [plan("raise"), plan("hold", event="swarm")])
 def test_the_guard_reads_the_players_preset(asked: dict[str, Any]) -> None:
     """Between normal's ``low_hp`` and easy's, a model's raise stands on normal and is overridden on easy
-    (through the director's own step, ``pipeline.vet_reply``): the guard eases where the preset does."""
+    (through the director's own step, ``validate.vet_reply``): the guard eases where the preset does."""
     normal, easy = tuning("normal"), tuning("easy")
     assert easy.plan.low_hp > normal.plan.low_hp, "the shipped easy preset eases at a higher HP"
     sit = situation(hp_fraction=(normal.plan.low_hp + easy.plan.low_hp) / 2)

@@ -13,9 +13,11 @@ import jsonschema
 import pytest
 
 from coreai.errors import ToolArgumentError
+from game.ai.director_prompt import plan_json_schema
+from game.ai.director_skill_doc import doc_block_in, skill_doc_block
 from game.director import plan as pl
-from game.director.knobs import KNOB, KNOBS, PLAN_KNOBS, doc_block_in, skill_doc_block
-from game.director.plan import DirectorKnobs, DirectorPlan, plan_json_schema
+from game.director.knobs import KNOB, KNOBS, PLAN_KNOBS
+from game.director.plan import DirectorKnobs, DirectorPlan
 from game.director.validate import ValidatedPlan, parse_reply, validate_plan
 
 PREFABS = ("grunt", "runner", "tank", "spitter")
@@ -194,7 +196,7 @@ def test_the_skill_doc_knob_rows_are_generated_from_the_table() -> None:
     from coreai.paths import PROMPTS_DIR
 
     text = (PROMPTS_DIR / "skills" / "director.md").read_text(encoding="utf-8")
-    assert doc_block_in(text) == skill_doc_block(), "run: python -m game.director.knobs"
+    assert doc_block_in(text) == skill_doc_block(), "run: python -m game.ai.director_skill_doc"
     for knob in PLAN_KNOBS:
         assert f"| `{knob.name}` | number {knob.lo:g}..{knob.hi:g} |" in text
 
@@ -217,9 +219,11 @@ spawn_rate = kn.Knob("spawn_rate", 0.5, 2.0, 1.0, 0.25, "spawn rate", "x", "how 
 kn.KNOBS = (*kn.KNOBS, spawn_rate)
 kn.KNOB = {k.name: k for k in kn.KNOBS}
 kn.PLAN_KNOBS = tuple(k for k in kn.KNOBS if k.in_plan)
-from game.director.plan import DirectorKnobs, plan_json_schema
+from game.director.plan import DirectorKnobs
+from game.ai.director_prompt import plan_json_schema
 from game.director.validate import validate_plan
 from game.ai.director_agent import plan_tool, PlanCapture
+from game.ai.director_skill_doc import skill_doc_block
 assert DirectorKnobs().spawn_rate == 1.0
 schema = plan_json_schema(["grunt"], [])
 assert schema["properties"]["spawn_rate"]["maximum"] == 2.0
@@ -227,7 +231,7 @@ vp = validate_plan({"pressure": "hold", "reason": "x", "spawn_rate": 2.0}, Direc
                    prefabs=["grunt"], events=[])
 assert vp.knobs.spawn_rate == 1.25 and "spawn_rate 2 -> 1.25" in vp.clamped[0], vp.clamped
 assert "spawn_rate (0.5..2)" in plan_tool(["grunt"], [], PlanCapture()).description
-assert "| `spawn_rate` | number 0.5..2 |" in kn.skill_doc_block()
+assert "| `spawn_rate` | number 0.5..2 |" in skill_doc_block()
 from game.director.saturation import EASING, ESCALATION
 assert "spawn_rate" in ESCALATION and "spawn_rate" in EASING  # saturation reads the table too
 print("ok")

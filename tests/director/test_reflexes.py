@@ -15,11 +15,13 @@ import numpy as np
 import pytest
 from director_support import a_read, directed_world, quiet_world, tick
 
+from game.analysis.ledger import STILL_PX, Feet
 from game.director.act import WHY_SHOWN_S, hp_limit
 from game.director.director import Director
-from game.director.read import MOVED_PX, STILL_PX, Feet, Reader
+from game.director.read import MOVED_PX, Reader
 from game.director.reflexes import Adjustment, Grace, Rescue, crowd_near
 from game.director.tuning import TUNING
+from game.render.ai_panels.director_view import panel_view
 from game.sim import events as ev
 from game.sim.combat import HEALTH
 from game.sim.config import TICK_HZ
@@ -100,7 +102,7 @@ def test_the_director_softens_hits_until_the_player_moves() -> None:
     tick(d, w, 5)
     soft = d.knobs.danger * hp_limit(1.0, TUNING) * G.grace_factor
     assert w.params.get("enemy_damage_mult") == pytest.approx(w.params.clamp("enemy_damage_mult", soft))
-    assert d.credit_spawner.limits.hold and "grace" in d.panel(w).acting
+    assert d.credit_spawner.limits.hold and "grace" in panel_view(d, w).acting
     for _ in range(10):
         w.step(PlayerInput(move_x=1.0))
         d.on_tick(w)
@@ -244,13 +246,15 @@ def test_a_fast_fall_under_a_crowd_is_rescued_once_and_shown() -> None:
     assert (np.sort(dist)[:n] > R.radius).all(), "the crowd was pushed back"
     assert dist.max() > 800, "an enemy far away stays where it was"
     assert (w.pickups.view("kind") == HEALTH).sum() >= 1, "supply dropped at once"
-    assert "SECOND WIND" in d.panel(w).acting
+    assert "SECOND WIND" in panel_view(d, w).acting
     tick(d, w)
     assert any(isinstance(e, ev.Rescued) for e in w.events), "the views get the shockwave event"
     assert d.rescue.count == 1, "a reflex of one tick"
-    assert "SECOND WIND" in d.panel(w).acting and "ago" in d.panel(w).acting, "F10 keeps it readable"
+    assert "SECOND WIND" in panel_view(d, w).acting and "ago" in panel_view(d, w).acting, (
+        "F10 keeps it readable"
+    )
     tick(d, w, round(WHY_SHOWN_S * TICK_HZ))
-    assert "SECOND WIND" not in d.panel(w).acting, f"gone from F10 after {WHY_SHOWN_S:g} s"
+    assert "SECOND WIND" not in panel_view(d, w).acting, f"gone from F10 after {WHY_SHOWN_S:g} s"
 
 
 def test_a_second_fall_within_the_cooldown_is_not_rescued() -> None:

@@ -13,6 +13,7 @@ from game.director.skill import SkillEstimator, label, signals
 from game.director.source import DirectorSituation
 from game.director.telemetry import GameSessionSnapshot
 from game.director.tuning import TUNING, tuning
+from game.render.ai_panels.director_view import panel_view
 from game.sim import events as ev
 from game.sim.spawner import group_interval, max_group
 from tests.director.director_support import ScriptedSource, directed_world, plan, quiet_world, tick
@@ -163,7 +164,7 @@ def test_hold_after_raise_clears_the_announcer_and_panel_shows_skill_and_saturat
     tick(d, w, 70)  # past the 1 s decision interval
     assert d.last_plan is not None and d.last_plan.pressure == "hold"
     assert d.last_announcer == ""
-    panel = d.panel(w)
+    panel = panel_view(d, w)
     assert panel.skill_line().startswith("skill 0.") and panel.saturation_line().startswith("saturated:")
 
 

@@ -19,6 +19,7 @@ from game.headless_runs.replay import replay
 from game.headless_runs.run import build, run_directed
 from game.headless_runs.trajectory_file import read_trajectory
 from game.render.ai_panels.director_panel import status_rows
+from game.render.ai_panels.director_view import panel_view
 from game.sim import events as ev
 from game.sim.world import World
 
@@ -68,7 +69,7 @@ def test_f10_shows_the_last_30_seconds_of_spawns_by_cause() -> None:
     run_headless(3, 40.0, "strong", world=world, on_tick=tick)
     recent = Counter(cause for t, cause in seen if t >= world.time - WINDOW_S)
     assert sum(recent.values()) < len(seen), "older spawns dropped out of the window"
-    panel = director.panel(world)
+    panel = panel_view(director, world)
     assert panel.spawns == ", ".join(f"{c} {recent[c]}" for c in ev.SPAWN_CAUSES if recent[c])
     assert panel.spawns.startswith("bank ")
     rows = dict(status_rows(panel, 60))

@@ -7,20 +7,14 @@ import math
 
 import numpy as np
 
-from game.director.events import (
-    SURROUND_COOLDOWN_S,
-    SURROUND_NEW_MAX,
-    SURROUND_NEW_MIN,
-    EventRegistry,
-    spawn_surround,
-    surround_size,
-)
+from game.director.events import SURROUND_COOLDOWN_S, EventRegistry
 from game.director.pacing import PacingState
 from game.director.rules import SPIKE_EVENTS, decide
 from game.director.source import DirectorSituation
 from game.director.telemetry import GameSessionSnapshot
 from game.director.tuning import TUNING
 from game.sim.placement import SpawnPlacer
+from game.sim.set_pieces import SURROUND_NEW_MAX, SURROUND_NEW_MIN, spawn_surround, surround_size
 from tests.director.director_support import offscreen_distance, quiet_world
 
 

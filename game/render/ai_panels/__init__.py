@@ -18,13 +18,13 @@ from arcade.types import Color
 from loguru import logger
 
 from game import hotkeys as hk
-from game.director.panel import DirectorPanel
 from game.render import palette
 from game.render.ai_panels.chat_hooks import install_chat
 from game.render.ai_panels.chat_panel import ChatPanel
 from game.render.ai_panels.console import ConsoleOverlay
 from game.render.ai_panels.console_model import ConsoleModel
 from game.render.ai_panels.director_panel import DirectorPanelOverlay
+from game.render.ai_panels.director_view import DirectorPanel, panel_view
 from game.render.ai_panels.mods_panel import ModsPanel
 from game.render.ai_panels.programmer import ProgrammerLauncher
 
@@ -83,13 +83,13 @@ class AiPanels:
         """The HUD's agent line: the runtime's activity plus the director mode (and a dot while it thinks)."""
         director = self.session.director
         world = self.app.world
-        thinking = world is not None and director.panel(world).pending
+        thinking = world is not None and director.pending
         line = self.session.runtime.activity().line()
         return f"{line} | director: {director.mode}{' (thinking)' if thinking else ''}"
 
     def director_data(self) -> DirectorPanel | None:
         world = self.app.world
-        return None if world is None else self.session.director.panel(world)
+        return None if world is None else panel_view(self.session.director, world)
 
     def programmer_task(self) -> None:
         """F9: start the Programmer and open the console, where its progress shows (the game holds there)."""

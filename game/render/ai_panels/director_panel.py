@@ -1,7 +1,7 @@
 """F10: the live director panel, DOCKED on the right edge of the window: while it is open the arena, the HUD,
 the boss bar, the upgrade cards and the toasts lay out in the play area left of it (``GameApp.play_width``),
 so the panel never covers play. It shows what the director sees and decides, refreshed every frame from
-``Director.panel(world)``, top to bottom:
+``panel_view(director, world)`` (``director_view.py``), top to bottom:
 
 - the title and mode;
 - the intensity graph with the pacing state behind it;
@@ -26,8 +26,9 @@ from arcade.types import Color
 
 from game.director.director import STATIC
 from game.director.knobs import KNOBS, MIX_WEIGHT
-from game.director.panel import HISTORY_S, DirectorPanel
+from game.director.read import HISTORY_S
 from game.render import palette
+from game.render.ai_panels.director_view import DirectorPanel
 from game.render.ai_panels.draw import (
     CachedShapes,
     Rect,

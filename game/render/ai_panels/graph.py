@@ -16,7 +16,7 @@ from arcade.shape_list import (
 from arcade.types import Color
 
 from game.director.pacing import PacingState
-from game.director.panel import HISTORY_S, IntensitySample
+from game.director.read import HISTORY_S, IntensitySample
 from game.director.tuning import TUNING
 from game.render.ai_panels.draw import CachedShapes, Rect, rects_shape
 

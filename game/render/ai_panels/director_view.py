@@ -1,25 +1,20 @@
-"""What the F10 director panel and the announcer toast read: immutable views built on the main thread."""
+"""What the F10 director panel shows: an immutable ``DirectorPanel``, read from the director's public state on
+the main thread (``panel_view(director, world)``), with the texts of its rows. It draws nothing: the overlay
+(``director_panel.py``) lays it out.
+"""
 
 from __future__ import annotations
 
-from collections import deque
 from dataclasses import dataclass
 
 from game.director.act import Acted
+from game.director.director import STATIC, Director
 from game.director.pacing import PacingState
 from game.director.plan import DirectorKnobs, DirectorPlan
+from game.director.read import IntensitySample
 from game.director.saturation import NO_SATURATION, Saturation
 from game.director.skill import SkillSignals, label
-
-HISTORY_S = 120.0  # the panel's intensity graph spans the last two minutes
-HISTORY_HZ = 4  # samples per second of game time
-
-
-@dataclass(frozen=True)
-class IntensitySample:
-    time: float
-    intensity: float
-    pacing: PacingState
+from game.sim.world import World
 
 
 @dataclass(frozen=True)
@@ -55,7 +50,7 @@ class DirectorPanel:
     saturation: Saturation = NO_SATURATION
     acting: str = ""  # the reflexes in force and what the act stage applies (``acted_text``)
     limits: str = ""  # the spawner's limits now (``limits_text``)
-    spawns: str = ""  # the last 30 s of spawns by cause (``spawn_log.spawns_text``)
+    spawns: str = ""  # the last 30 s of spawns by cause (``spawns_text``)
 
     def skill_text(self) -> str:
         """F10: the skill estimate, e.g. ``0.62 average``."""
@@ -80,19 +75,6 @@ class DirectorPanel:
         return f"saturated: {self.saturation_text()}"
 
 
-class IntensityHistory:
-    """A fixed-size ring of samples, taken every ``TICK_HZ // HISTORY_HZ`` ticks."""
-
-    def __init__(self) -> None:
-        self._samples: deque[IntensitySample] = deque(maxlen=int(HISTORY_S * HISTORY_HZ))
-
-    def add(self, time: float, intensity: float, pacing: PacingState) -> None:
-        self._samples.append(IntensitySample(round(time, 3), round(intensity, 4), pacing))
-
-    def samples(self) -> tuple[IntensitySample, ...]:
-        return tuple(self._samples)
-
-
 def acted_text(a: Acted) -> str:
     """F10: the reflexes in force and the multipliers applied (``applied: hits x0.62  speed x0.94  drops
     x1.50``)."""
@@ -107,3 +89,49 @@ def limits_text(a: Acted, alive: int) -> str:
     prey = " prey" if lim.prey else ""
     hold = ", HOLD" if lim.hold else ""
     return f"crowd {alive}/{lim.crowd_max}, near view {lim.present}/floor {lim.floor}{prey}{hold}"
+
+
+def spawns_text(counts: dict[str, int]) -> str:
+    """F10's row: ``bank 12, event 8, presence 3`` (``none`` when nothing spawned)."""
+    return ", ".join(f"{cause} {n}" for cause, n in counts.items()) or "none"
+
+
+def panel_view(director: Director, world: World) -> DirectorPanel:
+    """The F10 panel's view of ``director`` now (main thread)."""
+    d = director
+    static = d.mode == STATIC
+    acted = d.actuator.state
+    return DirectorPanel(
+        mode=d.mode,
+        modes=d.modes(),
+        backend=d.backend,
+        intensity=d.intensity.value,
+        pacing=d.pacing.state,
+        pacing_s=d.pacing.time_in_state,
+        history=d.history.samples(),
+        knobs=d.knobs,
+        credits=d.credit_spawner.credits,
+        credits_per_s=0.0 if static else d.credit_spawner.credits_per_second(world),
+        last_plan=d.last_plan,
+        last_reason=d.last_reason,
+        last_clamped=d.last_clamped,
+        last_error=d.last_error,
+        latency_s=d.latency_s,
+        trace_id=d.trace_id,
+        accepted=d.accepted,
+        rejected=d.rejected,
+        failed=d.failed,
+        superseded=d.superseded,
+        overridden=d.overridden,
+        prompt=d.prompt_line(),
+        pending=d.pending,
+        last_announcer=d.last_announcer,
+        memory=tuple(d.memory.notes()),
+        next_decision_in=d.next_decision_in(world),
+        skill=d.telemetry.skill.value,
+        skill_signals=d.telemetry.skill.last,
+        saturation=d.saturation,
+        acting="" if static else acted_text(acted),
+        limits="" if static else limits_text(acted, world.enemies.n),
+        spawns=spawns_text(d.spawn_log.recent()),
+    )
