@@ -455,3 +455,11 @@ def test_a_long_status_value_wraps_inside_the_panel() -> None:
     assert wrap_value("none", 3) == ["none"]
     assert " ".join(wrap_value(text, 5)) == text
     assert value_chars(340) > value_chars(300) >= 25
+
+
+def test_f10_says_when_new_enemies_follow_the_players_build() -> None:
+    from game.director.act import Acted
+    from game.render.ai_panels.director_view import acted_text
+
+    assert "enemy HP x2.40 (your build)" in acted_text(Acted(hp_match=2.4))
+    assert "enemy HP" not in acted_text(Acted()), "as designed: nothing to say"

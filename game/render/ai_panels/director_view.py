@@ -77,9 +77,11 @@ class DirectorPanel:
 
 def acted_text(a: Acted) -> str:
     """F10: the reflexes in force and the multipliers applied (``applied: hits x0.62  speed x0.94  drops
-    x1.50``)."""
+    x1.50``, and ``enemy HP x2.40 (your build)`` once new enemies follow the player's build)."""
     parts = [a.why] if a.why else []
     parts.append(f"applied: hits x{a.danger:.2f}  speed x{a.speed:.2f}  drops x{a.pickup:.2f}")
+    if a.hp_match > 1.0:
+        parts.append(f"enemy HP x{a.hp_match:.2f} (your build)")
     return "  ".join(parts)
 
 
