@@ -39,9 +39,9 @@ from game.director.reflexes import Adjustment
 from game.director.tuning import TUNING, Tuning
 from game.sim import events as ev
 from game.sim.config import ARENA_H, ARENA_W, PLAYER_BASE, enemy_hp_scale
-from game.sim.spawner import LIVE_CAP, CreditSpawner, Limits, static_knobs
+from game.sim.spawner import LIVE_CAP, CreditSpawner, Limits
 from game.sim.weapon_data import STARTING_WEAPON
-from game.sim.weapons import effective, sheet_dps
+from game.sim.weapons import effective, sheet_dps, weapon_dps
 from game.sim.world import World
 
 SUPPLY_EVENT = "supply"
@@ -84,9 +84,8 @@ def hp_match(world: World, t: Tuning) -> float:
     """How much tougher new enemies are for this build: its power (damage a second on paper over a wave-1
     blaster's, over the wave's designed enemy toughness) past ``[power] par``, to the power ``follow``. A
     build that outgrew the wave still kills faster, but enemies live long enough to reach it."""
-    start = effective(world.arsenal.cat.get(STARTING_WEAPON), 1, PLAYER_BASE)
-    base = start.damage * start.count / start.cooldown
-    power = sheet_dps(world) / (base * enemy_hp_scale(max(1, world.wave)))
+    start = weapon_dps(effective(world.arsenal.cat.get(STARTING_WEAPON), 1, PLAYER_BASE))
+    power = sheet_dps(world) / (start * enemy_hp_scale(max(1, world.wave)))
     return max(1.0, power / t.power.par) ** t.power.follow
 
 
@@ -141,7 +140,6 @@ class Actuator:
         self._compose(world, "enemy_damage_mult", danger)
         self._compose(world, "enemy_speed_mult", speed)
         self._compose(world, "pickup_rate_mult", pickup)
-        self._compose(world, "xp_mult", xp_share(world, spawner, t))
         for adj in adjustments:
             if adj.shove:
                 self._shove(world, np.array(adj.shove, dtype=np.int64))
@@ -157,7 +155,7 @@ class Actuator:
 
     def off(self, world: World, spawner: CreditSpawner) -> None:
         """Static difficulty: every multiplier back to its base, no limits."""
-        for name in ("enemy_damage_mult", "enemy_speed_mult", "pickup_rate_mult", "xp_mult"):
+        for name in ("enemy_damage_mult", "enemy_speed_mult", "pickup_rate_mult"):
             self._compose(world, name, 1.0)
         spawner.limits = Limits()
         spawner.hp_match = 1.0
@@ -194,15 +192,3 @@ class Actuator:
             if near.any():
                 eb.keep(~near)
         world.emit(ev.Rescued(p.x, p.y, t.radius, len(rows)))
-
-
-def xp_share(world: World, spawner: CreditSpawner, t: Tuning) -> float:
-    """What a kill's XP is worth under the director: the crowd it brings beyond static's at this wave pays
-    only ``[bank] extra_xp`` of its XP, so the player's build grows at about static's pace whatever the
-    director spawns (it steers the threat, not the player's power)."""
-    wave = max(1, world.wave)
-    static = static_knobs(wave, t).pressure * (1.0 + t.bank.income_growth * (wave - 1))
-    directed = spawner.knobs.pressure * spawner.income_share * spawner.difficulty(world)
-    if directed <= static:
-        return 1.0
-    return (static + t.bank.extra_xp * (directed - static)) / directed

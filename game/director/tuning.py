@@ -63,7 +63,6 @@ class PacingTuning(_Section):
 class Bank(_Section):
     income: float = Field(gt=0, le=20)
     income_growth: float = Field(ge=0, le=5)
-    extra_xp: float = Field(ge=0, le=1)
     opening_credits: float = Field(ge=0, le=100)
     elite_cost: float = Field(ge=1, le=10)
     max_group: int = Field(ge=1, le=10)

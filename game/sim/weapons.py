@@ -81,11 +81,13 @@ def sheet_dps(world: World) -> float:
     """The damage a second the player's weapons deal on paper (every shot landing, pierce counted up to 3
     extra hits): a measure of the build's strength, not of what it hits."""
     stats, cat = world.player.stats, world.arsenal.cat
-    total = 0.0
-    for h in world.arsenal.held:
-        eff = effective(cat.get(h.key), h.level, stats)
-        total += eff.damage * eff.count * (1 + min(eff.pierce, 3)) / eff.cooldown
+    total = sum(weapon_dps(effective(cat.get(h.key), h.level, stats)) for h in world.arsenal.held)
     return total * world.params.get("player_damage_mult")
+
+
+def weapon_dps(eff: Effective) -> float:
+    """One weapon's damage a second on paper (every shot landing, pierce counted up to 3 extra hits)."""
+    return eff.damage * eff.count * (1 + min(eff.pierce, 3)) / eff.cooldown
 
 
 @dataclass
