@@ -22,7 +22,6 @@ from game.render.ai_panels import AiPanels
 from game.render.ai_panels.director_panel import status_rows, value_chars
 from game.sim.combat import HEALTH
 from game.sim.config import TICK_HZ
-from game.sim.set_pieces import SUPPLY_PACKS
 from game.sim.world import World
 
 pytestmark = pytest.mark.window
@@ -90,7 +89,9 @@ def test_a_collapse_under_a_crowd_is_rescued_in_sight_and_shown_in_f10(
     assert session.director.rescue.count == collapsed.rescues + 1
     near = np.hypot(world.enemies.view("x") - p.x, world.enemies.view("y") - p.y) < TUNING.rescue.radius
     assert int(near.sum()) < CROWD, "the crowd was shoved back"
-    assert health_packs(world) >= collapsed.packs + SUPPLY_PACKS, "supply landed beside the player"
+    assert health_packs(world) >= collapsed.packs + TUNING.events.supply_packs, (
+        "supply landed beside the player"
+    )
     watch = watch_row(app, panels)  # the frame the player sees right after the rescue
     assert watch.startswith("SECOND WIND")
     assert "SECOND WIND" in " ".join(panels.director.texts()), "the acting row is drawn"

@@ -6,7 +6,7 @@ changes the game's difficulty. Read → decide → act, each in one place:
     ``skill.py`` (online skill estimate), ``intensity.py`` (L4D intensity), ``pacing.py`` (Build Up →
     Sustain Peak → Peak Fade → Relax).
 
-**Decide** (every ``DECISION_INTERVAL_S``, and at once on a death, a new Build Up or a falling HP bar):
+**Decide** (every ``[decide] interval_s``, and at once on a death, a new Build Up or a falling HP bar):
     ``source.py`` (``PlanSource``, ``PlanRequest``, ``PlanReply``: rules, an LLM, MCP or a replay),
     ``rules.py`` (the deterministic policy), ``plan.py`` and ``knobs.py`` (``DirectorPlan``, the knob
     rows), ``validate.py`` (a reply's way to commands: parse, validate, clamp, guard), ``guard.py``

@@ -2,7 +2,7 @@
 
 Call ``director.on_tick(world)`` after ``world.step`` and build the world with ``spawner=director.spawner``.
 Each tick the reader folds the tick into one ``PlayerRead``, the reflexes return adjustments, the plan
-request lifecycle (``requests.py``) polls and asks (every ``DECISION_INTERVAL_S`` of game time, and at once
+request lifecycle (``requests.py``) polls and asks (every ``[decide] interval_s`` of game time, and at once
 on a death, a new Build Up, the bar starting to fall, a wave start or a mode switch), and the actuator
 applies the knobs and the adjustments.
 
@@ -29,12 +29,11 @@ from game.director.rules import RulesSource
 from game.director.source import PlanSource
 from game.director.spawn_log import SpawnLog
 from game.director.trajectory import TrajectorySink
-from game.director.tuning import Tuning, preset_names, tuning
+from game.director.tuning import TUNING, Tuning, preset_names, tuning
 from game.sim.spawner import CreditSpawner, Limits, WaveSpawner
 from game.sim.world import World
 
 STATIC = "static"
-DECISION_INTERVAL_S = 10.0
 
 
 class Director(PlanRequests):
@@ -47,7 +46,7 @@ class Director(PlanRequests):
         memory: DirectorMemory | None = None,
         trajectory: TrajectorySink | None = None,
         events: EventRegistry | None = None,
-        decision_interval_s: float = DECISION_INTERVAL_S,
+        decision_interval_s: float = TUNING.decide.interval_s,
         difficulty: Callable[[], str] | None = None,
     ) -> None:
         self.difficulty = difficulty or (lambda: "normal")  # the player's preset (its tuning overlay)
@@ -73,7 +72,9 @@ class Director(PlanRequests):
         self.read: PlayerRead | None = None
         self.spawn_log = SpawnLog()
         self.events.new_run()
-        self.credit_spawner = CreditSpawner(DirectorKnobs(danger=t.plan.opening_danger), t)
+        self.credit_spawner = CreditSpawner(
+            DirectorKnobs(danger=t.plan.opening_danger, mix=dict(t.mix.start)), t
+        )
         self.credit_spawner.limits = Limits(hold=True)  # the first step spawns before the first act
         self.static_spawner = WaveSpawner(tuning=t)
         self.spawner = DirectorSpawner(self.active_spawner, self.request_now)

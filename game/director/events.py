@@ -18,6 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from coreai.errors import CommandRejected
+from game.director.tuning import TUNING
 from game.sim.placement import SpawnPlacer
 from game.sim.set_pieces import drop_supply, spawn_boss, spawn_surround, spawn_swarm
 from game.sim.world import World
@@ -27,9 +28,6 @@ ReadyCheck = Callable[[World], str | None]  # None when ready, else why not
 Toughen = Callable[[World, int], None]  # scales the enemies spawned from a pool row on
 EVENT_NAME = re.compile(r"^[a-z][a-z0-9_]{0,31}$")  # what a registered event may be called
 EASING_EVENTS = frozenset({"supply"})  # events that help the player (the guard lets them through)
-
-# the cooldowns of the built-in events are in ``BUILTINS``; this one is tuning (player-facing balance)
-SURROUND_COOLDOWN_S = 12.0  # a ring at most this often (20 s left a strong player idle between rings)
 
 
 @dataclass(frozen=True)
@@ -120,14 +118,15 @@ def no_boss(world: World) -> str | None:
     return "a boss is already alive" if world.boss_alive() else None
 
 
-BUILTINS = (  # registered in this order; the cooldowns are seconds of game time
-    DirectorEvent("boss", spawn_boss, 90.0, "an elite boss enters", precondition=no_boss),
-    DirectorEvent("supply", drop_supply, 30.0, "health packs land beside the player"),
-    DirectorEvent("swarm", spawn_swarm, 25.0, "two packs of fast chasers from the flanks"),
+_E = TUNING.events  # the cooldowns (seconds of game time): ``[events]`` of the tuning
+BUILTINS = (  # registered in this order
+    DirectorEvent("boss", spawn_boss, _E.boss_cooldown_s, "an elite boss enters", precondition=no_boss),
+    DirectorEvent("supply", drop_supply, _E.supply_cooldown_s, "health packs land beside the player"),
+    DirectorEvent("swarm", spawn_swarm, _E.swarm_cooldown_s, "two packs of fast chasers from the flanks"),
     DirectorEvent(
         "surround",
         spawn_surround,
-        SURROUND_COOLDOWN_S,
+        _E.surround_cooldown_s,
         "a ring of enemies closes in from every side (for a player who kites)",
     ),
 )

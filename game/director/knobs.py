@@ -10,7 +10,8 @@ shown and explained). Everything else is derived from ``KNOBS``:
 
 To add a knob: one ``Knob(...)`` row below, then read ``director.knobs.<name>`` where it takes effect (the
 spawner, a world param...). ``pressure`` is a knob too, but a plan moves it through its ``pressure`` enum
-(``PRESSURE_FACTOR``) rather than by value, so it is not a plan field (``in_plan=False``).
+(by ``[decide] pressure_factor`` of the tuning) rather than by value, so it is not a plan field
+(``in_plan=False``).
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ class Knob:
     lo: float
     hi: float
     default: float
-    max_step: float | None  # the most one plan may move it (more is clamped); None: see PRESSURE_FACTOR
+    max_step: float | None  # the most one plan may move it (more is clamped); None: by pressure_factor
     label: str  # the F10 bar's name
     unit: Unit  # how F10 shows the value: 1.30x or 12%
     help: str  # one line for the tool description and the skill doc

@@ -5,19 +5,20 @@ may ask for, and the bounded knobs it moves.
 never coerced), no extra keys, hard bounds, one-line reason. Values outside the hard bounds reject the whole
 plan; values inside the bounds but too far from the current knobs are clamped by ``validate.py`` to the
 per-plan maximum change. The knob fields, bounds and steps come from the knob table (``knobs.py``); the
-tool's JSON schema for a model is ``game.ai.director_prompt.plan_json_schema``.
+tool's JSON schema for a model is ``game.ai.director_prompt.plan_json_schema``. What a pressure move does
+to the pressure knob, a spike's burst and the starting mix are ``[decide]`` and ``[mix]`` of the tuning.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, create_model, field_validator
 
 from game.director.knobs import KNOB, KNOBS, MIX_WEIGHT, PLAN_KNOBS
+from game.director.tuning import TUNING, Pressure
 
-Pressure = Literal["ease_off", "hold", "raise", "spike"]
-PRESSURES: tuple[Pressure, ...] = ("ease_off", "hold", "raise", "spike")
+PRESSURES: tuple[Pressure, ...] = get_args(Pressure)
 TOOL_NAME = "set_director_plan"
 
 REASON_MAX = 120
@@ -30,11 +31,6 @@ MIX_MAX_KEYS = 8
 MIX_WEIGHT_RANGE = MIX_WEIGHT.range
 MAX_MIX_STEP = MIX_WEIGHT.max_step or 0.0
 PRESSURE_RANGE = KNOB["pressure"].range  # the pressure knob (a credit-income multiplier) never leaves this
-# The pressure enum moves the pressure knob by a factor; that is its maximum change per plan.
-PRESSURE_FACTOR: dict[str, float] = {"ease_off": 0.85, "hold": 1.0, "raise": 1.3, "spike": 1.3}
-SPIKE_BURST_CREDITS = 12.0  # a spike also grants this many credits (times the difficulty coefficient) at once
-
-DEFAULT_MIX: dict[str, float] = {"grunt": 3.0, "runner": 2.0, "spitter": 1.5, "tank": 1.0}
 
 
 class _PlanFields(BaseModel):
@@ -109,5 +105,5 @@ else:
         __module__=__name__,
         __doc__=_KnobFields.__doc__,
         **{k.name: (float, Field(k.default, ge=k.lo, le=k.hi, description=k.help)) for k in KNOBS},
-        mix=(dict[str, float], Field(default_factory=lambda: dict(DEFAULT_MIX))),
+        mix=(dict[str, float], Field(default_factory=lambda: dict(TUNING.mix.start))),
     )

@@ -44,11 +44,6 @@ ESCALATE = "tougher enemies"  # the reason's last words for Move.ESCALATE (tests
 EASE_FIRST = "softer hits first"  # ... for Move.EASE
 DANGER_FIRST = "danger back up first"  # ... for Move.DANGER_UP
 
-# Tuning (player-facing balance): how each move shifts the enemy mix, and the escalation's elite share
-EASE_MIX = {"grunt": +1.0, "spitter": -1.0, "tank": -0.5}  # ease: fewer ranged and heavy kinds
-RAISE_MIX = {"runner": +1.0, "grunt": +0.5, "tank": -0.5}  # raise, spike, danger up: faster kinds
-ESCALATE_MIX = {"runner": +1.0, "grunt": +0.5, "spitter": +0.25}  # a skilled player: ranged kinds come back
-ELITE_PER_TOUGHNESS = 6.0  # escalation keeps elite chance at about 1/6 of the toughness added (0.08 per +0.5)
 ANNOUNCER: dict[str, str] = {  # the line each pressure's plan shows the player
     "ease_off": "Catch your breath.",
     "hold": "",
@@ -154,10 +149,10 @@ def _recover(s: DirectorSituation, t: Tuning) -> tuple[Move, str]:
     return Move.EASE_OFF, f"{why}: ease off"
 
 
-def _escalation_lever(k: DirectorKnobs) -> str:
+def _escalation_lever(k: DirectorKnobs, t: Tuning) -> str:
     """The lever a skilled player's next escalation raises: danger (the hits they take) to its top first,
     then ``tier`` (later, costlier kinds and more credits: threat that adds kills), and only then elites and
-    toughness in turn (elite chance kept near 1/``ELITE_PER_TOUGHNESS`` of the toughness added: both make
+    toughness in turn (elite chance kept near 1/``elite_per_toughness`` of the toughness added: both make
     enemies last longer, which lowers the kill pace the crowd is sized by)."""
     if k.danger < KNOB["danger"].hi:
         return "danger"
@@ -167,7 +162,7 @@ def _escalation_lever(k: DirectorKnobs) -> str:
         return "toughness"
     if k.toughness >= KNOB["toughness"].hi:
         return "elite_chance"
-    return "toughness" if k.elite_chance * ELITE_PER_TOUGHNESS >= k.toughness - 1.0 else "elite_chance"
+    return "toughness" if k.elite_chance * t.mix.elite_per_toughness >= k.toughness - 1.0 else "elite_chance"
 
 
 def _step(name: str, value: float, sign: int) -> float:
@@ -187,7 +182,7 @@ def decide(s: DirectorSituation, t: Tuning | None = None) -> dict[str, Any]:
         plan["announcer"] = ANNOUNCER["ease_off"]
         plan["danger"] = max(min(k.danger, ease_floor(t, snap.wave)), _step("danger", k.danger, -1))
         plan["pickup_rate"] = _step("pickup_rate", k.pickup_rate, +1)
-        plan["mix"] = _shift(k.mix, allowed, EASE_MIX)
+        plan["mix"] = _shift(k.mix, allowed, t.mix.ease)
         for name in ("elite_chance", "toughness", "tier"):
             if getattr(k, name) > KNOB[name].lo:
                 plan[name] = _step(name, getattr(k, name), -1)
@@ -200,13 +195,13 @@ def decide(s: DirectorSituation, t: Tuning | None = None) -> dict[str, Any]:
         if k.danger < 1.0:
             plan["danger"] = min(1.0, _step("danger", k.danger, +1))
             plan["announcer"] = ANNOUNCER["raise"]
-        plan["mix"] = _shift(k.mix, allowed, RAISE_MIX)
+        plan["mix"] = _shift(k.mix, allowed, t.mix.raise_)
         if move is Move.SPIKE:
             plan["event"] = next((e for e in SPIKE_EVENTS if e in s.events), None)
     elif move is Move.ESCALATE:  # one lever a decision: harder hits first, then elites and toughness
-        lever = _escalation_lever(k)
+        lever = _escalation_lever(k, t)
         plan[lever] = _step(lever, getattr(k, lever), +1)
-        plan["mix"] = _shift(k.mix, allowed, ESCALATE_MIX)
+        plan["mix"] = _shift(k.mix, allowed, t.mix.escalate)
     return plan
 
 

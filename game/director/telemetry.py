@@ -15,6 +15,7 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
 from game.director.skill import SkillEstimator, signals
+from game.director.tuning import TUNING
 from game.sim import events as ev
 from game.sim.config import DT, TICK_HZ
 from game.sim.world import World
@@ -24,7 +25,6 @@ BUCKETS_PER_S = TICK_HZ // BUCKET_TICKS
 WINDOW_S = 60  # the longest window kept
 N_BUCKETS = WINDOW_S * BUCKETS_PER_S
 NEAR_RADIUS = 300.0  # "enemies near the player" in the snapshot
-ENGAGE_RADIUS = 190.0  # an enemy this close is engaging the player (intensity does not decay)
 NEVER = 999.0  # seconds-since value for "has not happened"
 _DAMAGE, _KILLS, _NEAR_KILLS, _SHOTS, _HITS, _SPAWNS, _DEATHS = range(7)
 _ROWS = 7
@@ -117,7 +117,7 @@ class Telemetry:
             self.last_low_time = world.time
         en = world.enemies  # (empty views when there are none: not engaged)
         dx, dy = en.view("x") - p.x, en.view("y") - p.y
-        r = ENGAGE_RADIUS + en.view("radius")
+        r = TUNING.intensity.engage_radius + en.view("radius")
         self.engaged = bool(((dx * dx + dy * dy) < r * r).any())
         self._ticks += 1
         if self._ticks % SKILL_EVERY_TICKS == 0:

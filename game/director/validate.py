@@ -24,14 +24,7 @@ from coreai.persist import loads_json
 from game.director import guard
 from game.director.guard import GuardVerdict
 from game.director.knobs import MIX_WEIGHT, PLAN_KNOBS
-from game.director.plan import (
-    PRESSURE_FACTOR,
-    PRESSURE_RANGE,
-    SPIKE_BURST_CREDITS,
-    TOOL_NAME,
-    DirectorKnobs,
-    DirectorPlan,
-)
+from game.director.plan import PRESSURE_RANGE, TOOL_NAME, DirectorKnobs, DirectorPlan
 from game.director.source import PlanReply, PlanRequest
 from game.director.tuning import TUNING, Tuning
 
@@ -112,7 +105,7 @@ def validate_plan(
 
     clamped: list[str] = []
     lo, hi = PRESSURE_RANGE
-    wanted_pressure = current.pressure * PRESSURE_FACTOR[plan.pressure]
+    wanted_pressure = current.pressure * TUNING.decide.pressure_factor[plan.pressure]
     pressure = round(min(hi, max(lo, wanted_pressure)), 4)
     if abs(pressure - round(wanted_pressure, 4)) > 1e-9:  # a clamp, not the rounding to 4 places
         clamped.append(f"pressure {wanted_pressure:.3g} -> {pressure:g} (knob range {lo:g}..{hi:g})")
@@ -133,7 +126,7 @@ def validate_plan(
 
     commands: list[dict[str, Any]] = [{"op": "set_knobs", **knobs.model_dump()}]
     if plan.pressure == "spike":
-        commands.append({"op": "burst", "credits": SPIKE_BURST_CREDITS})
+        commands.append({"op": "burst", "credits": TUNING.decide.spike_credits})
     event = plan.event
     if event is not None and event_not_ready is not None:
         why = event_not_ready(event)

@@ -6,9 +6,11 @@ still works once the crowd is already on the player). Each is a handler ``(world
 ``surround`` is the peak for a player who kites: a ring of ``surround_size(wave)`` enemies just past the
 screen edge on every side, so the crowd closes in at once and cannot all be kept at range on one side.
 The ring is made first of the enemies trailing the player off screen (moved onto it, farthest first: the
-crowd a kiting player drags behind it, which never reaches it: slow grunts, mostly), with
-``SURROUND_NEW_MIN`` to ``SURROUND_NEW_MAX`` new runners between them, so it is a peak, not a bigger bank.
-(Left 4 Dead's director likewise moves infected left behind to ahead of the survivors.)
+crowd a kiting player drags behind it, which never reaches it: slow grunts, mostly), with ``[events]
+surround_new`` new runners between them, so it is a peak, not a bigger bank. (Left 4 Dead's director
+likewise moves infected left behind to ahead of the survivors.)
+
+The sizes are ``[events]`` of ``assets/director/tuning.toml``; what is left here is layout and the kinds.
 """
 
 from __future__ import annotations
@@ -25,15 +27,7 @@ from game.sim.spawner import stragglers
 if TYPE_CHECKING:
     from game.sim.world import World
 
-# Tuning (player-facing balance) of the set pieces; the events' cooldowns are in ``game/director/events.py``
-SWARM_GROUPS = 2  # a swarm is this many groups of ``[bank] max_group``, each from a flank
-SUPPLY_PACKS = 2  # health packs one supply drops
-SUPPLY_HEAL = HEALTH_PICKUP_HEAL * 1.5  # each pack
-SUPPLY_TTL_S = 30.0  # a supply pack left lying vanishes after this long
-SURROUND_BASE, SURROUND_PER_WAVE, SURROUND_MAX = 12, 2, 32  # ring size: 12 in wave 1, +2 a wave, up to 32
-SURROUND_NEW_MAX = 16  # at most this many new enemies (the rest of the ring is the trailing crowd, moved) ...
-SURROUND_NEW_MIN = 8  # ... and at least this many (the fast part of the ring; a moved crowd is slow grunts;
-# 4 were shot down at range by a level-1 strong player before the ring closed)
+_E = TUNING.events  # the set pieces' sizes
 SURROUND_PREFAB = "runner"  # fast enough to close the ring before a kiting player shoots a way out of it
 
 # Design: where the set pieces place what they bring
@@ -49,7 +43,7 @@ def spawn_boss(world: World, placer: SpawnPlacer) -> None:
 
 def spawn_swarm(world: World, placer: SpawnPlacer) -> None:
     prefab = "runner" if world.wave >= world.prefabs.get("runner").first_wave else "grunt"
-    for _ in range(SWARM_GROUPS):
+    for _ in range(_E.swarm_groups):
         angle = placer.side_angle(world.rng)
         for _ in range(TUNING.bank.max_group):
             x, y = placer.position(world, angle)
@@ -57,14 +51,15 @@ def spawn_swarm(world: World, placer: SpawnPlacer) -> None:
 
 
 def surround_size(wave: int) -> int:
-    return min(SURROUND_MAX, SURROUND_BASE + SURROUND_PER_WAVE * max(0, wave - 1))
+    return min(_E.surround_max, _E.surround_ring + _E.surround_per_wave * max(0, wave - 1))
 
 
 def spawn_surround(world: World, placer: SpawnPlacer) -> None:
     n = surround_size(world.wave)
     moved = stragglers(world, n)
     xs, ys = world.enemies.view("x"), world.enemies.view("y")
-    new = min(max(SURROUND_NEW_MIN, n - len(moved)), SURROUND_NEW_MAX)
+    new_min, new_max = _E.surround_new
+    new = min(max(new_min, n - len(moved)), new_max)
     start = float(world.rng.uniform(0.0, 2.0 * math.pi))
     # two interleaved rings: the moved crowd, and the new runners half a step between them
     for i in range(len(moved)):
@@ -79,13 +74,13 @@ def spawn_surround(world: World, placer: SpawnPlacer) -> None:
 def drop_supply(world: World, placer: SpawnPlacer) -> None:
     p = world.player
     reach = SUPPLY_REACH * p.stats.pickup_radius
-    for _ in range(SUPPLY_PACKS):
+    for _ in range(_E.supply_packs):
         a = float(world.rng.uniform(0.0, 2.0 * math.pi))
         world.pickups.add(
             1,
             x=p.x + math.cos(a) * reach,
             y=p.y + math.sin(a) * reach,
             kind=HEALTH,
-            value=SUPPLY_HEAL,
-            ttl=SUPPLY_TTL_S,
+            value=HEALTH_PICKUP_HEAL * _E.supply_heal,
+            ttl=_E.supply_ttl_s,
         )

@@ -10,7 +10,8 @@ from director_support import ManualSource, ScriptedSource, plan, quiet_world, ti
 
 from coreai.errors import LlmError, LlmErrorCode
 from coreai.settings import Settings
-from game.director.director import DECISION_INTERVAL_S, PENDING_MAX_S, Director
+from game.director.director import PENDING_MAX_S, Director
+from game.director.tuning import TUNING
 from game.sim.config import TICK_HZ
 
 
@@ -56,7 +57,7 @@ def test_a_source_with_a_long_deadline_keeps_its_request_past_the_schedule() -> 
     src.answer(0, plan("raise"))
     tick(director, world)
     assert director.accepted == 1
-    tick(director, world, int(DECISION_INTERVAL_S * TICK_HZ) + 1)
+    tick(director, world, int(TUNING.decide.interval_s * TICK_HZ) + 1)
     assert len(src.pending) == 2, "the schedule goes on"
     tick(director, world, int((PENDING_MAX_S + 21) * TICK_HZ))
     assert director.superseded == 1, "past the source's own deadline it is superseded all the same"

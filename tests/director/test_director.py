@@ -13,10 +13,9 @@ import pytest
 from director_support import ManualSource, ScriptedSource, plan, quiet_world, tick
 
 from coreai.errors import LlmError, LlmErrorCode, SettingsError
-from game.director.director import DECISION_INTERVAL_S, PENDING_MAX_S, STATIC, Director
+from game.director.director import PENDING_MAX_S, STATIC, Director
 from game.director.knobs import KNOB
 from game.director.memory import DirectorMemory, default_memory_path
-from game.director.plan import PRESSURE_FACTOR
 from game.director.read import HISTORY_HZ, HISTORY_S
 from game.director.rules import EASE_FIRST, ease_floor
 from game.director.source import PlanReply, PlanRequest
@@ -47,7 +46,7 @@ def test_a_plan_is_requested_at_once_then_every_decision_interval() -> None:
     times = [r.tick / TICK_HZ for r in src.requests]
     gaps = [b - a for a, b in itertools.pairwise(times)]
     assert len(gaps) >= 9
-    assert all(g == pytest.approx(DECISION_INTERVAL_S, abs=2 / TICK_HZ) for g in gaps)
+    assert all(g == pytest.approx(TUNING.decide.interval_s, abs=2 / TICK_HZ) for g in gaps)
     assert [r.seq for r in src.requests] == list(range(1, len(times) + 1))
 
 
@@ -111,7 +110,7 @@ def test_rejected_plan_is_counted_and_the_previous_plan_keeps_running() -> None:
     tick(d, w)
     knobs = d.knobs
     assert (
-        knobs.pressure == pytest.approx(OPENING_PRESSURE * PRESSURE_FACTOR["raise"])
+        knobs.pressure == pytest.approx(OPENING_PRESSURE * TUNING.decide.pressure_factor["raise"])
         and w.params.get("pickup_rate_mult") == 0.75
     )
     for _ in range(3):
@@ -173,7 +172,7 @@ def test_a_scheduled_request_waits_for_a_young_one_in_flight() -> None:
     d, w = setup(src)
     w.wave_time_left = 1e9
     tick(d, w)
-    tick(d, w, int((DECISION_INTERVAL_S + 1) * TICK_HZ))
+    tick(d, w, int((TUNING.decide.interval_s + 1) * TICK_HZ))
     assert len(src.pending) == 1 and d.superseded == 0  # still waiting on the slow backend
     tick(d, w, int(PENDING_MAX_S * TICK_HZ))
     assert len(src.pending) == 2 and d.superseded == 1  # too old: the next scheduled request replaces it
@@ -248,7 +247,7 @@ def test_panel_exposes_history_knobs_and_counts() -> None:
     assert p.mode == "scripted" and p.backend == "scripted" and p.trace_id and p.trace_id.startswith("dir-")
     # only the first plan had a line; the hold plans after it clear it (a HOLD never shows "More!")
     assert p.accepted >= 10 and p.knobs == d.knobs and p.last_announcer == ""
-    assert 0 <= p.next_decision_in <= DECISION_INTERVAL_S
+    assert 0 <= p.next_decision_in <= TUNING.decide.interval_s
 
 
 def test_memory_notes_reach_the_next_request_and_persist(saves_dir: Path) -> None:
@@ -304,7 +303,7 @@ def test_rules_mode_eases_a_struggling_player_danger_first_then_the_crowd() -> N
     assert d.last_plan is not None and d.last_plan.pressure == "ease_off", (
         "danger at its lowest: the crowd too"
     )
-    assert d.knobs.pressure == pytest.approx(pressure * PRESSURE_FACTOR["ease_off"])
+    assert d.knobs.pressure == pytest.approx(pressure * TUNING.decide.pressure_factor["ease_off"])
 
 
 def test_calls_without_a_new_tick_do_not_count_events_twice() -> None:

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from game.director import intensity as it
 from game.director.intensity import IntensityTracker
 from game.director.pacing import Pacing, PacingState, income
 from game.director.tuning import TUNING
 from game.sim import events as ev
 from game.sim.config import DT
+
+IT = TUNING.intensity
 
 
 def step(
@@ -31,7 +32,7 @@ def test_damage_raises_intensity_scaled_by_max_hp() -> None:
     a, b = IntensityTracker(), IntensityTracker()
     step(a, [ev.PlayerDamaged(10.0, 90.0, "contact")], hp=0.9, max_hp=100.0)
     step(b, [ev.PlayerDamaged(10.0, 190.0, "contact")], hp=0.95, max_hp=200.0)
-    assert a.value == pytest.approx(it.DAMAGE_GAIN * 0.10)
+    assert a.value == pytest.approx(IT.damage_gain * 0.10)
     assert b.value == pytest.approx(a.value / 2)  # the same hit means half as much at twice the max HP
 
 
@@ -42,7 +43,7 @@ def test_near_kills_raise_far_kills_do_not() -> None:
     step(t, [far, far, far], engaged=True)
     assert t.value == 0.0
     step(t, [near, near], engaged=True)
-    assert t.value == pytest.approx(2 * it.NEAR_KILL_GAIN)
+    assert t.value == pytest.approx(2 * IT.near_kill_gain)
 
 
 def test_near_death_counts_once_until_hp_recovers() -> None:
@@ -50,13 +51,13 @@ def test_near_death_counts_once_until_hp_recovers() -> None:
     low = ev.PlayerDamaged(5.0, 20.0, "contact")
     step(t, [low], hp=0.2)
     first = t.value
-    assert first == pytest.approx(it.DAMAGE_GAIN * 0.05 + it.NEAR_DEATH_GAIN)
+    assert first == pytest.approx(IT.damage_gain * 0.05 + IT.near_death_gain)
     step(t, [low], hp=0.15)
-    assert t.value - first == pytest.approx(it.DAMAGE_GAIN * 0.05)  # not re-armed yet
+    assert t.value - first == pytest.approx(IT.damage_gain * 0.05)  # not re-armed yet
     step(t, hp=0.8, engaged=True)  # healed above the re-arm line
     before = t.value
     step(t, [low], hp=0.2)
-    assert t.value - before == pytest.approx(it.DAMAGE_GAIN * 0.05 + it.NEAR_DEATH_GAIN)
+    assert t.value - before == pytest.approx(IT.damage_gain * 0.05 + IT.near_death_gain)
 
 
 def test_death_pins_intensity_to_one_and_clamps() -> None:
@@ -72,7 +73,7 @@ def test_decays_when_out_of_combat() -> None:
     t.value = 0.8
     secs = 4.0
     step(t, n=int(secs / DT))
-    assert t.value == pytest.approx(0.8 - it.DECAY_PER_S * secs, abs=1e-6)
+    assert t.value == pytest.approx(0.8 - IT.decay_per_s * secs, abs=1e-6)
     assert not t.frozen
     step(t, n=int(30 / DT))
     assert t.value == 0.0
@@ -90,7 +91,7 @@ def test_frozen_for_a_grace_period_after_a_hit() -> None:
     t = IntensityTracker()
     step(t, [ev.PlayerDamaged(20.0, 80.0, "projectile")], hp=0.8)
     peak = t.value
-    step(t, hp=0.8, n=int(it.ENGAGE_GRACE_S / DT) - 2)
+    step(t, hp=0.8, n=int(IT.engage_grace_s / DT) - 2)
     assert t.value == pytest.approx(peak)  # still "in combat"
     step(t, hp=0.8, n=60)
     assert t.value < peak

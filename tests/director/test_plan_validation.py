@@ -18,6 +18,7 @@ from game.ai.director_skill_doc import doc_block_in, skill_doc_block
 from game.director import plan as pl
 from game.director.knobs import KNOB, KNOBS, PLAN_KNOBS
 from game.director.plan import DirectorKnobs, DirectorPlan
+from game.director.tuning import TUNING
 from game.director.validate import ValidatedPlan, parse_reply, validate_plan
 
 PREFABS = ("grunt", "runner", "tank", "spitter")
@@ -41,8 +42,8 @@ def test_a_valid_plan_becomes_knobs_and_commands() -> None:
             "note": "raised at wave 2",
         }
     )
-    assert vp.knobs.pressure == pytest.approx(pl.PRESSURE_FACTOR["raise"])
-    assert vp.knobs.mix["runner"] == 3.0 and vp.knobs.mix["grunt"] == pl.DEFAULT_MIX["grunt"]
+    assert vp.knobs.pressure == pytest.approx(TUNING.decide.pressure_factor["raise"])
+    assert vp.knobs.mix["runner"] == 3.0 and vp.knobs.mix["grunt"] == TUNING.mix.start["grunt"]
     assert (vp.knobs.elite_chance, vp.knobs.pickup_rate) == (0.05, 0.8)
     assert vp.clamped == ()
     ops = [c["op"] for c in vp.commands]
@@ -52,7 +53,7 @@ def test_a_valid_plan_becomes_knobs_and_commands() -> None:
 
 def test_spike_adds_a_burst() -> None:
     vp = check({"pressure": "spike", "reason": "bored"})
-    assert {"op": "burst", "credits": pl.SPIKE_BURST_CREDITS} in vp.commands
+    assert {"op": "burst", "credits": TUNING.decide.spike_credits} in vp.commands
 
 
 def test_big_steps_are_clamped_to_the_maximum_change() -> None:
@@ -63,7 +64,7 @@ def test_big_steps_are_clamped_to_the_maximum_change() -> None:
     )
     assert vp.knobs.elite_chance == pytest.approx(KNOB["elite_chance"].max_step)
     assert vp.knobs.pickup_rate == pytest.approx(1.0 + KNOB["pickup_rate"].max_step)
-    assert vp.knobs.mix["tank"] == pytest.approx(pl.DEFAULT_MIX["tank"] + pl.MAX_MIX_STEP)
+    assert vp.knobs.mix["tank"] == pytest.approx(TUNING.mix.start["tank"] + pl.MAX_MIX_STEP)
     assert len(vp.clamped) == 3 and all("max change" in c for c in vp.clamped)
 
 
@@ -173,7 +174,7 @@ def test_the_creator_brief_examples_are_valid_plans() -> None:
     assert len(blocks) >= 3
     for block in blocks:
         check(json.loads(block))
-    for name, factor in pl.PRESSURE_FACTOR.items():
+    for name, factor in TUNING.decide.pressure_factor.items():
         if name in ("ease_off", "raise"):
             assert f"{name} ×{factor:g}" in text
     assert f"{pl.PRESSURE_RANGE[0]:g}–{pl.PRESSURE_RANGE[1]:g}" in text
@@ -203,7 +204,7 @@ def test_the_skill_doc_knob_rows_are_generated_from_the_table() -> None:
 
 def test_the_table_drives_knobs_plan_fields_and_schema() -> None:
     assert set(DirectorKnobs.model_fields) == {k.name for k in KNOBS} | {"mix"}
-    assert DirectorKnobs().model_dump() == {k.name: k.default for k in KNOBS} | {"mix": pl.DEFAULT_MIX}
+    assert DirectorKnobs().model_dump() == {k.name: k.default for k in KNOBS} | {"mix": TUNING.mix.start}
     props = plan_json_schema(PREFABS, EVENTS)["properties"]
     for knob in PLAN_KNOBS:
         assert props[knob.name]["minimum"] == knob.lo and props[knob.name]["maximum"] == knob.hi
@@ -307,7 +308,9 @@ def test_the_director_prompts_quote_the_policys_numbers() -> None:
         missing = [name for name, shown in numbers.items() if shown not in text]
         assert not missing, f"prompts/{doc} does not state {missing}"
         for name in ("ease_off", "raise"):
-            assert f"{name} {factor}{pl.PRESSURE_FACTOR[name]:g}" in text, f"prompts/{doc}: {name}'s factor"
+            assert f"{name} {factor}{TUNING.decide.pressure_factor[name]:g}" in text, (
+                f"prompts/{doc}: {name}'s factor"
+            )
         assert f"{pl.PRESSURE_RANGE[0]:g}{span}{pl.PRESSURE_RANGE[1]:g}" in text, (
             f"prompts/{doc}: pressure range"
         )

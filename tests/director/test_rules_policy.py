@@ -15,7 +15,7 @@ from director_support import ScriptedSource, directed_world, plan, tick
 from game.director.director import Director
 from game.director.knobs import KNOB
 from game.director.pacing import PacingState
-from game.director.plan import PRESSURE_FACTOR, DirectorKnobs
+from game.director.plan import DirectorKnobs
 from game.director.rules import (
     ANNOUNCER,
     DANGER_FIRST,
@@ -121,7 +121,7 @@ def test_ease_off_lowers_the_hits_at_once_and_keeps_the_presence_floor() -> None
     tick(d, w)
     assert d.last_plan is not None and d.last_plan.pressure == "ease_off"
     assert w.params.get("enemy_damage_mult") == pytest.approx(1.0 - DANGER_STEP)
-    assert d.knobs.pressure == pytest.approx(pressure * PRESSURE_FACTOR["ease_off"])
+    assert d.knobs.pressure == pytest.approx(pressure * TUNING.decide.pressure_factor["ease_off"])
     assert d.credit_spawner.limits.floor == floor
 
 

@@ -7,15 +7,17 @@ import math
 
 import numpy as np
 
-from game.director.events import SURROUND_COOLDOWN_S, EventRegistry
+from game.director.events import EventRegistry
 from game.director.pacing import PacingState
 from game.director.rules import SPIKE_EVENTS, decide
 from game.director.source import DirectorSituation
 from game.director.telemetry import GameSessionSnapshot
 from game.director.tuning import TUNING
 from game.sim.placement import SpawnPlacer
-from game.sim.set_pieces import SURROUND_NEW_MAX, SURROUND_NEW_MIN, spawn_surround, surround_size
+from game.sim.set_pieces import spawn_surround, surround_size
 from tests.director.director_support import offscreen_distance, quiet_world
+
+NEW_MIN, NEW_MAX = TUNING.events.surround_new
 
 
 def test_a_due_spike_brings_a_surround_when_it_is_ready_else_a_swarm() -> None:
@@ -48,8 +50,8 @@ def test_surround_moves_the_trailing_crowd_onto_a_ring_and_adds_at_most_a_few() 
         w.spawn_enemy("grunt", p.x + 80, p.y + 30 * i)
     before = w.enemies.n
     spawn_surround(w, SpawnPlacer())
-    new = max(SURROUND_NEW_MIN, surround_size(w.wave) - 8)
-    assert before < w.enemies.n <= before + SURROUND_NEW_MAX
+    new = max(NEW_MIN, surround_size(w.wave) - 8)
+    assert before < w.enemies.n <= before + NEW_MAX
     assert w.enemies.n == before + new  # the 8 trailing ones were moved, the rest of the ring is new
     dx, dy = w.enemies.view("x") - p.x, w.enemies.view("y") - p.y
     ring = np.hypot(dx, dy) > 300  # the three near ones stayed where they were
@@ -67,7 +69,7 @@ def test_surround_is_a_registered_event_with_a_cooldown() -> None:
     w.step()
     assert "surround" in reg and reg.not_ready("surround", w) is None
     reg.fire("surround", w, SpawnPlacer())
-    assert w.enemies.n == min(surround_size(w.wave), SURROUND_NEW_MAX)
+    assert w.enemies.n == min(surround_size(w.wave), NEW_MAX)
     assert "cooldown" in (reg.not_ready("surround", w) or "")
 
 
@@ -79,9 +81,9 @@ def test_a_surround_always_brings_a_few_fast_ones_even_when_the_crowd_fills_the_
     for i in range(40):
         w.spawn_enemy("grunt", p.x - 900 - 10 * i, p.y)
     spawn_surround(w, SpawnPlacer())
-    assert w.enemies.n == 40 + SURROUND_NEW_MIN
+    assert w.enemies.n == 40 + NEW_MIN
     kinds = w.enemies.view("kind")
-    assert int((kinds == w.prefabs.index("runner")).sum()) == SURROUND_NEW_MIN
+    assert int((kinds == w.prefabs.index("runner")).sum()) == NEW_MIN
 
 
 def test_a_surround_is_ready_again_after_its_short_cooldown() -> None:
@@ -90,11 +92,11 @@ def test_a_surround_is_ready_again_after_its_short_cooldown() -> None:
     w = quiet_world()
     w.step()
     reg.fire("surround", w, SpawnPlacer())
-    w.time += SURROUND_COOLDOWN_S - 0.5
+    w.time += TUNING.events.surround_cooldown_s - 0.5
     assert reg.not_ready("surround", w) is not None
     w.time += 1.0
     assert reg.not_ready("surround", w) is None
-    assert SURROUND_COOLDOWN_S <= 12.0
+    assert TUNING.events.surround_cooldown_s <= 12.0
 
 
 def test_an_event_s_new_enemies_get_the_toughness_knob_like_the_bank_s() -> None:
