@@ -32,7 +32,7 @@ Share = float
 Pressure = Literal["ease_off", "hold", "raise", "spike"]  # a plan's pressure move
 SAME_AT_EVERY_PRESET = ("decide", "events", "skill", "intensity")
 Weight = Annotated[float, Field(ge=MIX_WEIGHT.lo, le=MIX_WEIGHT.hi)]  # a prefab's spawn weight
-Shift = Annotated[float, Field(ge=-(MIX_WEIGHT.max_step or 0), le=MIX_WEIGHT.max_step or 0)]  # one plan's
+Shift = Annotated[float, Field(ge=-(MIX_WEIGHT.max_step or 0), le=MIX_WEIGHT.max_step or 0)]  # a move's shift
 
 
 class _Section(BaseModel):
