@@ -120,7 +120,7 @@ def _flags(s: DirectorSituation) -> list[str]:
     if snap.seconds_since_death < TUNING.plan.recent_death_s:
         flags.append("recovering from a death")
     if snap.hp_fraction < TUNING.plan.low_hp:
-        flags.append("low HP" + (" in a boss fight" if snap.boss_alive else ""))
+        flags.append("low HP" + (" in a boss fight" if snap.boss_in_view else ""))
     return flags
 
 

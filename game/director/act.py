@@ -16,9 +16,9 @@ out a rescue's shove and supply. Nothing else writes them.
   prey and health drops are ``prey_pickup`` times as likely: a way back up that is still something to
   fight.
 
-While a boss is alive the bank gets ``[pacing] boss_income`` of its income: the boss is the peak, as Left 4
-Dead's Tank is. New enemies (not the boss) get ``hp_match``: a build that outgrew its wave (``[power]``)
-meets enemies that live long enough to reach it.
+While a boss is in view (a fight the player is in) the bank gets ``[pacing] boss_income`` of its income:
+the boss is the peak, as Left 4 Dead's Tank is. New enemies (not the boss) get ``hp_match``: a build that
+outgrew its wave (``[power]``) meets enemies that live long enough to reach it.
 
 A multiplier is composed with whatever a mod or the console set: the director's factor times their value,
 clamped to the param's range; a change of theirs becomes the new base.
@@ -134,7 +134,7 @@ class Actuator:
         )
         spawner.limits = limits
         spawner.income_share = income(read.pacing, t.pacing) * (
-            t.pacing.boss_income if read.boss_alive else 1.0
+            t.pacing.boss_income if read.boss_in_view else 1.0
         )
         spawner.hp_match = match = hp_match(world, t)
         self._compose(world, "enemy_damage_mult", danger)

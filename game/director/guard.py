@@ -74,7 +74,7 @@ def check(s: DirectorSituation, plan: DirectorPlan, t: Tuning = TUNING) -> Guard
     if adds and snap.seconds_since_death < t.plan.recent_death_s:
         return GuardVerdict("recovering", f"player died {snap.seconds_since_death:.0f}s ago", asked)
     if adds and snap.hp_fraction < t.plan.low_hp:
-        fight = " in a boss fight" if snap.boss_alive else ""
+        fight = " in a boss fight" if snap.boss_in_view else ""
         return GuardVerdict("recovering", f"player at {snap.hp_fraction:.0%} HP{fight}", asked)
     if plan.pressure == "spike" and s.pacing is PacingState.RELAX:
         return GuardVerdict("relax", "the pacing loop is in its relax window", asked)

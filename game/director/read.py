@@ -21,7 +21,7 @@ from game.director.telemetry import Telemetry
 from game.director.tuning import Tuning
 from game.sim import events as ev
 from game.sim.config import DT, TICK_HZ
-from game.sim.view import ARRIVING_PX, in_view
+from game.sim.view import ARRIVING_PX, boss_in_view, in_view
 from game.sim.world import World
 
 MOVED_PX = 6.0  # the player has acted once it moved this far from where it began (or fired a shot)
@@ -41,7 +41,7 @@ class PlayerRead:
     pacing: PacingState
     kill_pace: float  # kills per minute, last minute
     present: int  # enemies in view or about to enter it (``ARRIVING_PX``)
-    boss_alive: bool
+    boss_in_view: bool  # a boss fight the player is in (a boss left behind off screen is not the peak)
     acted: bool  # the player moved or fired since the run began
     died: bool  # the player died this tick
     new_build_up: bool  # the pacing loop entered Build Up this tick
@@ -107,7 +107,7 @@ class Reader:
             pacing=state,
             kill_pace=tel.kills_per_min,
             present=in_view(world, ARRIVING_PX),
-            boss_alive=world.boss_alive(),
+            boss_in_view=boss_in_view(world),
             acted=self.acted,
             died=tel.died,
             new_build_up=state is not before and state is PacingState.BUILD_UP,

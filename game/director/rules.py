@@ -14,10 +14,10 @@ preset overlaid):
    above eases it again: the run rises and falls, and a player can lose.
 3. **Under-challenged** (HP at least ``[danger] hp_full``, under ``raise_damage_15s`` of a bar lost in 15 s
    and under ``raise_damage_60s`` in 60 s: what the player suffers, not the intensity the director steers),
-   and no boss alive (a boss is the peak: nothing is raised on top of it): after ``peak_due_s`` of Build Up
-   without a peak (and as long since the last spike), ``spike`` with ``surround`` (a ring from every side)
-   or ``swarm``. Otherwise danger back to 1 first (a ``hold``:
-   the crowd's size stays), then ``raise``: pressure up to the ceiling the skill estimate and the player's
+   and no boss in view (a boss fight is the peak: nothing is raised on top of it): after ``peak_due_s`` of
+   Build Up without a peak (and as long since the last spike), ``spike`` with ``surround`` (a ring from
+   every side) or ``swarm``. Otherwise danger back to 1 first (a ``hold``: the crowd's size stays), then
+   ``raise``: pressure up to the ceiling the skill estimate and the player's
    level allow (``pressure_ceiling``), then, for a player rated ``escalate_skill``, the levers past
    pressure, one a decision: danger above 1 (harder, faster hits) to its top, then ``tier`` (more and
    later kinds, sooner: threat that adds kills), then toughness and elites in turn.
@@ -101,7 +101,7 @@ def _choose(s: DirectorSituation, t: Tuning) -> tuple[Move, str]:
         return Move.HOLD, f"{snap.hp_fraction:.0%} HP, {snap.damage_15s:.0%} of a bar lost in 15s: hold"
     if snap.damage_60s >= p.raise_damage_60s:
         return Move.HOLD, f"{snap.damage_60s:.0%} of a bar lost in 60s: hold"
-    if snap.boss_alive:  # a live boss is the peak: nothing raised on top of it
+    if snap.boss_in_view:  # a boss fight is the peak: nothing raised on top of it
         return Move.HOLD, "the boss is the peak: hold"
     due = s.pacing is PacingState.BUILD_UP and min(s.pacing_s, s.since_spike_s) >= p.peak_due_s
     if due:
@@ -127,7 +127,7 @@ def _threaten(s: DirectorSituation, t: Tuning) -> tuple[Move, str]:
     if k.pressure < KNOB["pressure"].hi:
         return Move.RAISE, f"{why}: pressure up"
     ready = any(e in s.events for e in SPIKE_EVENTS)
-    if ready and not s.snapshot.boss_alive and s.since_spike_s >= t.plan.threat_spike_s:
+    if ready and not s.snapshot.boss_in_view and s.since_spike_s >= t.plan.threat_spike_s:
         return Move.SPIKE, f"{why}: a peak that threatens"
     return Move.ESCALATE, f"{why}: {ESCALATE}"
 
@@ -182,7 +182,7 @@ def decide(s: DirectorSituation, t: Tuning | None = None) -> dict[str, Any]:
         plan["announcer"] = ANNOUNCER["ease_off"]
         plan["danger"] = max(min(k.danger, ease_floor(t, snap.wave)), _step("danger", k.danger, -1))
         plan["pickup_rate"] = _step("pickup_rate", k.pickup_rate, +1)
-        plan["mix"] = _shift(k.mix, allowed, t.mix.ease)
+        plan["mix"] = _shift(k.mix, allowed, t.mix.start, t.mix.ease)
         for name in ("elite_chance", "toughness", "tier"):
             if getattr(k, name) > KNOB[name].lo:
                 plan[name] = _step(name, getattr(k, name), -1)
@@ -195,22 +195,25 @@ def decide(s: DirectorSituation, t: Tuning | None = None) -> dict[str, Any]:
         if k.danger < 1.0:
             plan["danger"] = min(1.0, _step("danger", k.danger, +1))
             plan["announcer"] = ANNOUNCER["raise"]
-        plan["mix"] = _shift(k.mix, allowed, t.mix.raise_)
+        plan["mix"] = _shift(k.mix, allowed, t.mix.start, t.mix.raise_)
         if move is Move.SPIKE:
             plan["event"] = next((e for e in SPIKE_EVENTS if e in s.events), None)
     elif move is Move.ESCALATE:  # one lever a decision: harder hits first, then elites and toughness
         lever = _escalation_lever(k, t)
         plan[lever] = _step(lever, getattr(k, lever), +1)
-        plan["mix"] = _shift(k.mix, allowed, t.mix.escalate)
+        plan["mix"] = _shift(k.mix, allowed, t.mix.start, t.mix.escalate)
     return plan
 
 
-def _shift(mix: dict[str, float], allowed: set[str], deltas: dict[str, float]) -> dict[str, float]:
-    return {
-        name: round(MIX_WEIGHT.clamp(mix.get(name, MIX_WEIGHT.default) + d), 4)
-        for name, d in deltas.items()
-        if name in allowed
-    }
+def _shift(mix: dict[str, float], allowed: set[str], start: dict[str, float], shift: dict[str, float]) -> Any:
+    """A move aims at the start mix plus its shift, one mix step a decision: shifts do not pile up, so a run
+    of easings cannot take a kind out for good (a skilled player meets the ranged kinds again)."""
+    step, out = MIX_WEIGHT.max_step or 0.0, {}
+    for name in (n for n in dict.fromkeys([*start, *shift]) if n in allowed):
+        now = mix.get(name, MIX_WEIGHT.default)
+        aim = MIX_WEIGHT.clamp(start.get(name, MIX_WEIGHT.default) + shift.get(name, 0.0))
+        out[name] = round(now + max(-step, min(step, aim - now)), 4)
+    return out
 
 
 class RulesSource:

@@ -18,6 +18,7 @@ from game.director.skill import SkillEstimator, signals
 from game.director.tuning import TUNING
 from game.sim import events as ev
 from game.sim.config import DT, TICK_HZ
+from game.sim.view import boss_in_view
 from game.sim.world import World
 
 BUCKET_TICKS = TICK_HZ // 4  # one bucket = 0.25 s of game time
@@ -57,6 +58,7 @@ class GameSessionSnapshot(BaseModel):
     enemies_near: int = Field(0, ge=0, description=f"within {NEAR_RADIUS:g} px")
     elites_alive: int = Field(0, ge=0)
     boss_alive: bool = False
+    boss_in_view: bool = False  # ... and in view or about to enter it: the player is in a boss fight
     seconds_since_hit: float = Field(NEVER, ge=0, description=f"{NEVER:g} = never hit")
     upgrades: int = Field(0, ge=0)
     player_dps: float = Field(0.0, ge=0, description="estimated damage per second the player deals")
@@ -198,6 +200,7 @@ class Telemetry:
             enemies_near=near,
             elites_alive=elites,
             boss_alive=world.boss_alive(),
+            boss_in_view=boss_in_view(world),
             seconds_since_hit=_since(now, self.last_hit_time),
             upgrades=sum(world.stacks.values()),
             player_dps=round(dps, 2),

@@ -32,6 +32,12 @@ def seen(world: World, margin: float = 0.0) -> np.ndarray:
     return (np.abs(e.view("x") - cx) <= SCREEN_W / 2 + r) & (np.abs(e.view("y") - cy) <= SCREEN_H / 2 + r)
 
 
+def boss_in_view(world: World, margin: float = ARRIVING_PX) -> bool:
+    """Whether a boss is in view or about to enter it: a fight the player is in, not one it left behind."""
+    e = world.enemies
+    return bool(e.n) and bool((seen(world, margin) & np.isin(e.view("kind"), world.prefabs.boss_kinds)).any())
+
+
 def in_view(world: World, margin: float = 0.0) -> int:
     """How many enemies the player can see (``margin`` px past the view's edges count too)."""
     return int(seen(world, margin).sum()) if world.enemies.n else 0

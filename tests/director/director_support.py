@@ -47,7 +47,7 @@ def a_read(**fields: Any) -> PlayerRead:
         "pacing": PacingState.BUILD_UP,
         "kill_pace": 30.0,
         "present": 0,
-        "boss_alive": False,
+        "boss_in_view": False,
         "acted": True,
         "died": False,
         "new_build_up": False,

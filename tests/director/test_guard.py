@@ -49,15 +49,15 @@ def p(pressure: str, **fields: Any) -> DirectorPlan:
         (situation(seconds_since_death=RECENT, deaths=1), p("spike"), "recovering"),
         (situation(hp_fraction=HURT), p("spike"), "recovering"),
         (situation(hp_fraction=HURT), p("hold", event="swarm"), "recovering"),
-        (situation(hp_fraction=HURT, boss_alive=True), p("raise"), "recovering"),
-        (situation(hp_fraction=HURT, boss_alive=True), p("hold", event="swarm"), "recovering"),
+        (situation(hp_fraction=HURT, boss_in_view=True), p("raise"), "recovering"),
+        (situation(hp_fraction=HURT, boss_in_view=True), p("hold", event="swarm"), "recovering"),
         (situation(PacingState.RELAX), p("spike"), "relax"),
         # a hold that hardens a knob is a raise by other means (it once passed while the player recovered)
         (situation(seconds_since_death=RECENT, deaths=1), p("hold", toughness=1.5), "recovering"),
         (situation(hp_fraction=HURT), p("hold", elite_chance=0.08), "recovering"),
         (situation(hp_fraction=HURT), p("ease_off", tier=1.0), "recovering"),
         (situation(hp_fraction=HURT), p("hold", pickup_rate=0.5), "recovering"),
-        (situation(hp_fraction=HURT, boss_alive=True), p("hold", toughness=2.0), "recovering"),
+        (situation(hp_fraction=HURT, boss_in_view=True), p("hold", toughness=2.0), "recovering"),
         (situation(hp_fraction=HURT), p("hold", danger=1.2), "recovering"),  # harder hits: the danger knob
     ],
 )
@@ -87,7 +87,7 @@ def test_a_model_may_not_take_the_stakes_out_of_the_game(asked: DirectorPlan) ->
 
 
 def test_a_boss_fight_at_low_hp_is_named_in_the_verdict() -> None:
-    verdict = guard.check(situation(hp_fraction=HURT, boss_alive=True), p("raise"))
+    verdict = guard.check(situation(hp_fraction=HURT, boss_in_view=True), p("raise"))
     assert verdict is not None and verdict.rule == "recovering" and "boss fight" in verdict.why
 
 
@@ -97,8 +97,8 @@ def test_a_boss_fight_at_low_hp_is_named_in_the_verdict() -> None:
         (situation(seconds_since_death=RECENT, deaths=1), p("ease_off")),
         (situation(seconds_since_death=RECENT, deaths=1), p("hold")),
         (situation(PacingState.RELAX), p("raise")),
-        (situation(hp_fraction=0.9, boss_alive=True), p("raise")),
-        (situation(hp_fraction=BOSS_OK, boss_alive=True), p("raise")),  # no boss rule of its own any more
+        (situation(hp_fraction=0.9, boss_in_view=True), p("raise")),
+        (situation(hp_fraction=BOSS_OK, boss_in_view=True), p("raise")),  # no boss rule of its own any more
         (situation(hp_fraction=HURT), p("ease_off", danger=0.6)),  # softer hits are always allowed
         (situation(), p("spike", event="swarm")),
         (situation(hp_fraction=HURT), p("ease_off", event="supply")),  # health packs never add enemies

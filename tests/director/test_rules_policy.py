@@ -260,13 +260,13 @@ def test_a_build_up_without_a_peak_for_peak_due_s_gets_a_spike() -> None:
         "a recent spike"
     )
     assert decide(_sit(pacing=PacingState.RELAX, pacing_s=due))["pressure"] != "spike", "only in Build Up"
-    assert decide(_sit(pacing_s=due, boss_alive=True))["pressure"] != "spike", "a live boss is the peak"
+    assert decide(_sit(pacing_s=due, boss_in_view=True))["pressure"] != "spike", "a live boss is the peak"
     assert decide(_sit(pacing_s=due, events=()))["event"] is None, "no spike event ready: the burst alone"
 
 
 def test_a_live_boss_is_the_peak_nothing_is_raised_on_top_of_it_but_the_threat_clock_still_runs() -> None:
     due = PL.peak_due_s + 1.0
-    boss = {"boss_alive": True}
+    boss = {"boss_in_view": True}
     p = decide(_sit(pacing_s=due, **boss))
     assert p["pressure"] == "hold" and p.get("event") is None, "no spike, no raise beside the boss"
     opening = DirectorKnobs(danger=TUNING.plan.opening_danger)

@@ -68,6 +68,9 @@ def test_kills_accuracy_nearness_and_boss() -> None:
     w.spawn_enemy("runner", px + 100, py + 100, elite=True)
     s = t.snapshot(w)
     assert s.boss_alive and s.elites_alive == 1 and s.enemies_near >= 1
+    assert not s.boss_in_view, "a boss left behind off screen is not a boss fight"
+    w.spawn_enemy("boss", px + 300, py)
+    assert t.snapshot(w).boss_in_view
 
 
 def test_death_and_engagement_are_tracked() -> None:

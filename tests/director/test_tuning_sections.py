@@ -86,11 +86,27 @@ def test_the_rules_shift_the_mix_by_the_file_s_values() -> None:
     start = DirectorKnobs()
     assert start.mix == TUNING.mix.start
     shipped = decide(_struggling(start), TUNING)["mix"]
-    assert shipped == {k: start.mix[k] + d for k, d in TUNING.mix.ease.items()}
+    assert shipped == {k: start.mix[k] + TUNING.mix.ease.get(k, 0.0) for k in start.mix}
     edited = parse(_with("ease = { grunt = 1.0, spitter = -1.0,", "ease = { grunt = 0.5, spitter = -1.5,"))
     mix = decide(_struggling(start), edited)["mix"]
     assert mix["grunt"] == start.mix["grunt"] + 0.5 and mix["spitter"] == start.mix["spitter"] - 1.5
     assert mix != shipped
+
+
+def test_easings_do_not_pile_up_a_raise_brings_the_ranged_kinds_back() -> None:
+    """Ten easings in a row leave the mix at the start mix plus one ease shift (not ten: a kind is never
+    taken out for good), and a raise after them brings spitters back toward the start mix."""
+    k = DirectorKnobs()
+    for _ in range(10):
+        k = k.model_copy(update={"mix": decide(_struggling(k), TUNING)["mix"]})
+    aim = {n: max(0.0, w + TUNING.mix.ease.get(n, 0.0)) for n, w in TUNING.mix.start.items()}
+    assert k.mix == aim
+    assert k.mix["spitter"] > 0.0
+    hurt = _struggling(k)
+    calm = hurt.model_copy(update={"snapshot": hurt.snapshot.model_copy(update={"hp_fraction": 1.0})})
+    raised = decide(calm, TUNING)
+    assert raised["pressure"] == "raise" or "danger" in raised, raised["reason"]
+    assert raised["mix"]["spitter"] == TUNING.mix.start["spitter"] > k.mix["spitter"]
 
 
 def test_escalation_pairs_elites_with_toughness_by_the_file_s_ratio() -> None:
