@@ -18,7 +18,8 @@ out a rescue's shove and supply. Nothing else writes them.
 
 While a boss is in view (a fight the player is in) the bank gets ``[pacing] boss_income`` of its income:
 the boss is the peak, as Left 4 Dead's Tank is. New enemies (not the boss) get ``hp_match``: a build that
-outgrew its wave (``[power]``) meets enemies that live long enough to reach it.
+outgrew its wave (``[power]``) meets enemies that live long enough to reach it; a build under ``boss_par``
+meets a boss sized to it.
 
 A multiplier is composed with whatever a mod or the console set: the director's factor times their value,
 clamped to the param's range; a change of theirs becomes the new base.
@@ -80,13 +81,14 @@ def hit_cap(world: World, t: Tuning) -> float:
     return max(1.0, t.read.fall_bars * world.player.stats.max_hp / max(1e-9, float(en.view("damage").max())))
 
 
-def hp_match(world: World, t: Tuning) -> float:
-    """How much tougher new enemies are for this build: its power (damage a second on paper over a wave-1
-    blaster's, over the wave's designed enemy toughness) past ``[power] par``, to the power ``follow``. A
-    build that outgrew the wave still kills faster, but enemies live long enough to reach it."""
+def hp_match(world: World, t: Tuning) -> tuple[float, float]:
+    """How much tougher new enemies are for this build, and how much of its authored HP a boss gets: the
+    build's power (damage a second on paper over a wave-1 blaster's, over the wave's designed enemy
+    toughness) past ``[power] par``, and under ``boss_par``, to the power ``follow``. A build that outgrew
+    the wave still kills faster, but enemies live long enough to reach it; a boss is a peak, not a wall."""
     start = weapon_dps(effective(world.arsenal.cat.get(STARTING_WEAPON), 1, PLAYER_BASE))
-    power = sheet_dps(world) / (start * enemy_hp_scale(max(1, world.wave)))
-    return max(1.0, power / t.power.par) ** t.power.follow
+    power, p = sheet_dps(world) / (start * enemy_hp_scale(max(1, world.wave))), t.power
+    return max(1.0, power / p.par) ** p.follow, min(1.0, power / p.boss_par) ** p.follow
 
 
 def crowd_max_for(kills_per_min: float, t: Tuning = TUNING) -> int:
@@ -136,7 +138,7 @@ class Actuator:
         spawner.income_share = income(read.pacing, t.pacing) * (
             t.pacing.boss_income if read.boss_in_view else 1.0
         )
-        spawner.hp_match = match = hp_match(world, t)
+        spawner.hp_match, spawner.boss_match = hp_match(world, t)
         self._compose(world, "enemy_damage_mult", danger)
         self._compose(world, "enemy_speed_mult", speed)
         self._compose(world, "pickup_rate_mult", pickup)
@@ -150,7 +152,9 @@ class Actuator:
             self._why, self._why_at = why, read.time
         elif read.time - self._why_at < WHY_SHOWN_S:  # a one-tick reflex stays readable on F10
             why = f"{self._why} ({read.time - self._why_at:.0f}s ago)"
-        self.state = Acted(round(danger, 4), round(speed, 4), round(pickup, 4), limits, why, round(match, 2))
+        self.state = Acted(
+            round(danger, 4), round(speed, 4), round(pickup, 4), limits, why, round(spawner.hp_match, 2)
+        )
         return self.state
 
     def off(self, world: World, spawner: CreditSpawner) -> None:
@@ -158,7 +162,7 @@ class Actuator:
         for name in ("enemy_damage_mult", "enemy_speed_mult", "pickup_rate_mult"):
             self._compose(world, name, 1.0)
         spawner.limits = Limits()
-        spawner.hp_match = 1.0
+        spawner.hp_match = spawner.boss_match = 1.0
         self.state = Acted()
 
     def _compose(self, world: World, name: str, factor: float) -> None:

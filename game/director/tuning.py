@@ -88,6 +88,7 @@ class Static(_Section):
 
 class Power(_Section):
     par: float = Field(ge=1)
+    boss_par: float = Field(gt=0)
     follow: float = Field(ge=0, le=1)
 
 

@@ -142,7 +142,8 @@ def stragglers(world: World, n: int) -> np.ndarray:
 class CreditSpawner:
     """Implements ``Spawner``. ``knobs`` is the plan in force, ``income_share`` the share of the income the
     director's pacing lets through, ``limits`` what it may do, ``hp_match`` how much tougher new enemies (not
-    the boss) are for a build that outgrew the wave; the director writes all four."""
+    the boss) are for a build that outgrew the wave, ``boss_match`` the share of its HP a boss gets for a
+    weak build; the director writes them all."""
 
     source: SpawnCause = "bank"  # the cause the bank's groups carry (static's say "wave")
 
@@ -151,7 +152,7 @@ class CreditSpawner:
         self.knobs: SpawnKnobs = knobs if knobs is not None else FixedKnobs()
         self.limits = Limits()
         self.income_share = 1.0
-        self.hp_match = 1.0
+        self.hp_match = self.boss_match = 1.0
         self.placer = SpawnPlacer()
         self.credits = 0.0
         self.recent: deque[str] = deque(maxlen=VARIETY_RUN)
@@ -167,7 +168,9 @@ class CreditSpawner:
         self._next = None
         if wave % BOSS_EVERY == 0:
             x, y = self.placer.position(world)
-            world.spawn_enemy("boss", x, y, source="wave")  # the boss is authored: no knob toughens it
+            first = world.enemies.n
+            world.spawn_enemy("boss", x, y, source="wave")  # the boss is authored: no knob toughens it ...
+            toughen(world, first, self.boss_match)  # ... but under the director it may meet a weak build
 
     def update(self, world: World, dt: float) -> None:
         self.placer.observe(world)

@@ -20,6 +20,7 @@ from game.director.reflexes import Adjustment
 from game.director.tuning import TUNING
 from game.sim import events as ev
 from game.sim.combat import HEALTH
+from game.sim.config import enemy_hp_scale
 from game.sim.player import PlayerInput
 from game.sim.spawner import CreditSpawner, Limits
 from game.sim.weapons import sheet_dps
@@ -252,3 +253,23 @@ def test_new_enemies_follow_a_build_that_outgrew_its_wave_and_static_keeps_them_
     assert float(w.enemies.view("max_hp")[first]) == pytest.approx(designed * expected)
     stage.act.off(w, stage.spawner)
     assert stage.spawner.hp_match == 1.0, "static: no follow"
+
+
+def test_a_weak_build_meets_a_boss_sized_to_it_and_static_the_authored_boss() -> None:
+    stage = Stage()
+    w = stage.world
+    w.wave = 5  # a wave-1 blaster at wave 5: power 1 / enemy_hp_scale(5), well under boss_par
+    stage()
+    power = sheet_dps(w) / 48.0 / enemy_hp_scale(5)
+    share = (power / TUNING.power.boss_par) ** TUNING.power.follow
+    assert stage.spawner.boss_match == pytest.approx(share) and share < 1
+    first = w.enemies.n
+    w.spawn_enemy("boss", w.player.x + 900, w.player.y)  # the boss as authored at this wave
+    stage.spawner.on_wave_start(w, 5)  # a boss wave
+    authored, met = (float(v) for v in w.enemies.view("max_hp")[first : first + 2])
+    assert met == pytest.approx(authored * share)
+    w.arsenal.evolve("blaster", "gatling")
+    stage()
+    assert stage.spawner.boss_match == 1.0, "a build at boss_par or over meets the authored boss"
+    stage.act.off(w, stage.spawner)
+    assert stage.spawner.boss_match == 1.0, "static: the authored boss"

@@ -168,7 +168,7 @@ def test_an_edited_file_reaches_the_game() -> None:
         ("prior = 0.35", "prior = 0.45"),
         ("interval_s = 10.0", "interval_s = 6.0"),
         ("start = { grunt = 3.0,", "start = { grunt = 2.5,"),
-        ("raise = 1.3, spike = 1.3 }", "raise = 1.3, spike = 1.5 }"),
+        ("raise = 1.15, spike = 1.3 }", "raise = 1.15, spike = 1.5 }"),
         ("spike_credits = 12.0", "spike_credits = 20.0"),
         ("engage_grace_s = 1.5", "engage_grace_s = 2.5"),
     ]
