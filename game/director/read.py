@@ -21,7 +21,7 @@ from game.director.telemetry import Telemetry
 from game.director.tuning import Tuning
 from game.sim import events as ev
 from game.sim.config import DT, TICK_HZ
-from game.sim.view import ARRIVING_PX, boss_in_view, in_view
+from game.sim.view import ARRIVING_PX, boss_in_view, seen
 from game.sim.world import World
 
 MOVED_PX = 6.0  # the player has acted once it moved this far from where it began (or fired a shot)
@@ -96,6 +96,7 @@ class Reader:
         moved = math.hypot(p.x - self._start[0], p.y - self._start[1]) > MOVED_PX
         self.acted = self.acted or moved or tel.shots_total > 0
         fell = tel.damage_fraction(self.t.read.fall_s)
+        sees = seen(world, ARRIVING_PX)  # once a tick: the crowd in view and whether the boss is in it
         read = PlayerRead(
             time=world.time,
             wave=world.wave,
@@ -106,8 +107,8 @@ class Reader:
             intensity=value,
             pacing=state,
             kill_pace=tel.kills_per_min,
-            present=in_view(world, ARRIVING_PX),
-            boss_in_view=boss_in_view(world),
+            present=int(sees.sum()),
+            boss_in_view=boss_in_view(world, sees),
             acted=self.acted,
             died=tel.died,
             new_build_up=state is not before and state is PacingState.BUILD_UP,

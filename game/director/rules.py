@@ -205,10 +205,12 @@ def decide(s: DirectorSituation, t: Tuning | None = None) -> dict[str, Any]:
     return plan
 
 
-def _shift(mix: dict[str, float], allowed: set[str], start: dict[str, float], shift: dict[str, float]) -> Any:
+def _shift(
+    mix: dict[str, float], allowed: set[str], start: dict[str, float], shift: dict[str, float]
+) -> dict[str, float]:
     """A move aims at the start mix plus its shift, one mix step a decision: shifts do not pile up, so a run
     of easings cannot take a kind out for good (a skilled player meets the ranged kinds again)."""
-    step, out = MIX_WEIGHT.max_step or 0.0, {}
+    step, out = MIX_WEIGHT.max_step or 0.0, dict[str, float]()
     for name in (n for n in dict.fromkeys([*start, *shift]) if n in allowed):
         now = mix.get(name, MIX_WEIGHT.default)
         aim = MIX_WEIGHT.clamp(start.get(name, MIX_WEIGHT.default) + shift.get(name, 0.0))

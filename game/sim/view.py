@@ -32,10 +32,14 @@ def seen(world: World, margin: float = 0.0) -> np.ndarray:
     return (np.abs(e.view("x") - cx) <= SCREEN_W / 2 + r) & (np.abs(e.view("y") - cy) <= SCREEN_H / 2 + r)
 
 
-def boss_in_view(world: World, margin: float = ARRIVING_PX) -> bool:
-    """Whether a boss is in view or about to enter it: a fight the player is in, not one it left behind."""
+def boss_in_view(world: World, sees: np.ndarray | None = None) -> bool:
+    """Whether a boss is in view or about to enter it (``sees``: ``seen(world, ARRIVING_PX)`` if the caller
+    has it): a fight the player is in, not one it left behind."""
     e = world.enemies
-    return bool(e.n) and bool((seen(world, margin) & np.isin(e.view("kind"), world.prefabs.boss_kinds)).any())
+    if not e.n:
+        return False
+    sees = seen(world, ARRIVING_PX) if sees is None else sees
+    return bool((sees & np.isin(e.view("kind"), world.prefabs.boss_kinds)).any())
 
 
 def in_view(world: World, margin: float = 0.0) -> int:
