@@ -127,13 +127,9 @@ class Actuator:
         speed = 1.0 + t.danger.speed_share * (knobs.danger - 1.0)
         prey = read.hp < t.danger.prey_hp
         pickup = knobs.pickup_rate * (t.danger.prey_pickup if prey else 1.0)
-        limits = Limits(
-            crowd_max=crowd_max_for(read.kill_pace, t),
-            floor=presence_floor(read, t),
-            present=read.present,
-            prey=prey,
-            hold=any(a.hold for a in adjustments),
-        )
+        crowd_max, floor = crowd_max_for(read.kill_pace, t), presence_floor(read, t)
+        hold = any(a.hold for a in adjustments)
+        limits = Limits(crowd_max=crowd_max, floor=floor, present=read.present, prey=prey, hold=hold)
         spawner.limits = limits
         spawner.income_share = income(read.pacing, t.pacing) * (
             t.pacing.boss_income if read.boss_in_view else 1.0
@@ -167,10 +163,8 @@ class Actuator:
 
     def _compose(self, world: World, name: str, factor: float) -> None:
         current = world.params.get(name)
-        if name not in self._set or current != self._set[name]:
-            self._base[name] = (
-                current  # first touch, or a mod / the console changed it: their value is the base
-            )
+        if name not in self._set or current != self._set[name]:  # first touch, or a mod / the console
+            self._base[name] = current  # changed it: their value is the base
         value = world.params.clamp(name, self._base[name] * factor)
         if value != current:
             self._set[name] = world.set_param(name, value)

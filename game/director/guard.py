@@ -7,10 +7,17 @@ A model may choose freely among safe plans, but never against these rules (the s
   fight too): never ``raise`` or ``spike``, no event that adds enemies (``supply``, health packs, is always
   allowed), and no knob moved toward its hard end (a ``hold`` that lifts ``danger``, ``toughness``,
   ``tier`` or ``elite_chance``, or cuts ``pickup_rate``, is a raise by other means);
+* **strained**: the player is hurt or under fire (HP under ``[danger] hp_full``, ``raise_damage_15s`` of a
+  bar lost in 15 s or ``raise_damage_60s`` in 60 s): the same as recovering, minus the easing it leaves to
+  the model: nothing that adds enemies or hardens a knob (the rules only hold there);
+* **ceiling**: no threat is due (the player was in real danger, HP under ``threat_hp``, within
+  ``threat_every_s``): never ``raise`` past the pressure ceiling the player's skill estimate and level allow,
+  and no lever past its normal (danger above 1, elites, tier, toughness) for a player rated under
+  ``escalate_skill``. A model may not make the run unwinnable either;
 * **relax**: the pacing loop is in its relax window: never ``spike``;
-* **stakes**: the player is healthy and barely touched (HP at least ``[danger] hp_full``, under
-  ``raise_damage_15s`` of a bar lost in 15 s, no recent death): never ``ease_off``, and no knob moved toward
-  its easy end. A model may not take the stakes out of the game: a run it directs can still be lost.
+* **stakes**: the player is healthy and barely touched (neither recovering nor strained): never
+  ``ease_off``, and no knob moved toward its easy end. A model may not take the stakes out of the game: a
+  run it directs can still be lost.
 
 A plan that breaks one is overridden: the director applies the ``rules`` plan for the same situation
 instead (safe by construction), records the override and its reason in the trajectory (status
@@ -24,18 +31,19 @@ from typing import Any
 
 from game.director import rules
 from game.director.events import EASING_EVENTS
-from game.director.knobs import PLAN_KNOBS
+from game.director.knobs import KNOB, PLAN_KNOBS
 from game.director.pacing import PacingState
 from game.director.plan import REASON_MAX, DirectorPlan
 from game.director.source import DirectorSituation
 from game.director.tuning import TUNING, Tuning
 
 ADDS = frozenset({"raise", "spike"})
+LEVERS = ("danger", "elite_chance", "tier", "toughness")  # the levers past pressure (the rules escalate them)
 
 
 @dataclass(frozen=True)
 class GuardVerdict:
-    rule: str  # "recovering" | "relax" | "stakes"
+    rule: str  # "recovering" | "strained" | "ceiling" | "relax" | "stakes"
     why: str  # the situation that triggered it, in player words
     asked: str  # what the model asked for ("spike", "hold + event swarm"...)
 
@@ -71,23 +79,49 @@ def check(s: DirectorSituation, plan: DirectorPlan, t: Tuning = TUNING) -> Guard
     adding_event = plan.event is not None and plan.event not in EASING_EVENTS
     adds = plan.pressure in ADDS or adding_event or bool(harder)
     asked = _asked(plan, harder)
-    if adds and snap.seconds_since_death < t.plan.recent_death_s:
-        return GuardVerdict("recovering", f"player died {snap.seconds_since_death:.0f}s ago", asked)
-    if adds and snap.hp_fraction < t.plan.low_hp:
-        fight = " in a boss fight" if snap.boss_in_view else ""
-        return GuardVerdict("recovering", f"player at {snap.hp_fraction:.0%} HP{fight}", asked)
+    rule, why = _hurt(s, t)
+    if adds and rule:
+        return GuardVerdict(rule, why, asked)
+    over = _over_ceiling(s, plan, harder, t)
+    if over:
+        return GuardVerdict("ceiling", over, asked)
     if plan.pressure == "spike" and s.pacing is PacingState.RELAX:
         return GuardVerdict("relax", "the pacing loop is in its relax window", asked)
     easier = harder_knobs(s, plan, easier=True)
-    healthy = (
-        snap.hp_fraction >= t.danger.hp_full
-        and snap.damage_15s < t.plan.raise_damage_15s
-        and snap.seconds_since_death >= t.plan.recent_death_s
-    )
-    if healthy and (plan.pressure == "ease_off" or easier):
+    if not rule and (plan.pressure == "ease_off" or easier):  # healthy and barely touched
         why = f"player at {snap.hp_fraction:.0%} HP, {snap.damage_15s:.0%} of a bar lost in 15s"
         return GuardVerdict("stakes", why, _asked(plan, easier))
     return None
+
+
+def _hurt(s: DirectorSituation, t: Tuning) -> tuple[str, str]:
+    """The rule a hurt player falls under (recovering: the rules ease; strained: they hold) and why, or
+    ("", "") for a player who is neither."""
+    snap, p = s.snapshot, t.plan
+    hp = f"player at {snap.hp_fraction:.0%} HP" + (" in a boss fight" if snap.boss_in_view else "")
+    lost = f"player lost {snap.damage_15s:.0%} of a bar in 15s, {snap.damage_60s:.0%} in 60s"
+    if snap.seconds_since_death < p.recent_death_s:
+        return "recovering", f"player died {snap.seconds_since_death:.0f}s ago"
+    if snap.hp_fraction < p.low_hp or snap.hp_fraction < t.danger.hp_full:
+        return ("recovering" if snap.hp_fraction < p.low_hp else "strained"), hp
+    strained = snap.damage_15s >= p.raise_damage_15s or snap.damage_60s >= p.raise_damage_60s
+    return ("strained", lost) if strained else ("", "")
+
+
+def _over_ceiling(s: DirectorSituation, plan: DirectorPlan, harder: list[str], t: Tuning) -> str:
+    """Why ``plan`` pushes past what this player is rated for with no threat due, or "" when it does not:
+    pressure past the ceiling, or a lever past its normal (danger above 1, the others above their bottom)."""
+    snap, p = s.snapshot, t.plan
+    if snap.seconds_since_low >= p.threat_every_s:  # a peak that threatens is due: every ceiling is off
+        return ""
+    ceiling = rules.pressure_ceiling(snap.skill, snap.level, t)
+    if plan.pressure == "raise" and s.knobs.pressure >= ceiling - 1e-9:
+        return f"pressure {s.knobs.pressure:.2f} at the ceiling {ceiling:.2f} for skill {snap.skill:.2f}"
+    normal = {"danger": 1.0} | {n: KNOB[n].lo for n in LEVERS[1:]}
+    past = [h for h in harder if getattr(plan, n := h.split()[0]) > normal.get(n, 1e9) + 1e-9]
+    if past and snap.skill < p.escalate_skill:
+        return f"skill {snap.skill:.2f} under {p.escalate_skill:.2f}: no {past[0]} past normal"
+    return ""
 
 
 def override(s: DirectorSituation, verdict: GuardVerdict, t: Tuning = TUNING) -> dict[str, Any]:

@@ -115,24 +115,18 @@ def validate_plan(
         value = _step(f"mix.{name}", current.mix.get(name, MIX_WEIGHT.default), weight, step, clamped)
         mix[name] = MIX_WEIGHT.clamp(value)
     values: dict[str, float] = {}
-    for knob in PLAN_KNOBS:  # every knob a plan sets by value: step-clamped, then kept in its range
-        now, wanted = getattr(current, knob.name), getattr(plan, knob.name)
-        values[knob.name] = (
-            now
-            if wanted is None
-            else knob.clamp(_step(knob.name, now, wanted, knob.max_step or 0.0, clamped))
-        )
+    for k in PLAN_KNOBS:  # every knob a plan sets by value: step-clamped, then kept in its range
+        now, wanted, step = getattr(current, k.name), getattr(plan, k.name), k.max_step or 0.0
+        values[k.name] = now if wanted is None else k.clamp(_step(k.name, now, wanted, step, clamped))
     knobs = DirectorKnobs(pressure=pressure, mix=mix, **values)
 
     commands: list[dict[str, Any]] = [{"op": "set_knobs", **knobs.model_dump()}]
     if plan.pressure == "spike":
         commands.append({"op": "burst", "credits": TUNING.decide.spike_credits})
     event = plan.event
-    if event is not None and event_not_ready is not None:
-        why = event_not_ready(event)
-        if why is not None:
-            clamped.append(f"event dropped: {why}")
-            event = None
+    if event is not None and event_not_ready is not None and (why := event_not_ready(event)) is not None:
+        clamped.append(f"event dropped: {why}")
+        event = None
     if event is not None:
         commands.append({"op": "event", "name": event})
     if plan.note:

@@ -69,6 +69,8 @@ class StakesRun:
     low_s: float  # seconds under LOW_HP
     kills: int
     samples: tuple[Sample, ...] = field(default=(), repr=False)
+    plans: int = 0  # plans the director applied (a model's, the guard's overrides counted in)
+    overridden: int = 0  # ... of them, model plans the guard replaced by the rules plan
     replay: str = ""  # a replayed run: 'identical' to its recording, or where it diverged
 
 
@@ -81,8 +83,10 @@ class StakesMeter:
         self._armed = False
         self.keep = keep_samples
         self.samples: list[Sample] = []
+        self.plans = self.overridden = 0  # the director's accepted plans, and those the guard replaced
 
     def add(self, director: Director, w: World) -> None:
+        self.plans, self.overridden = director.accepted, director.overridden
         hp = max(0.0, w.player.hp) / max(1e-9, w.player.stats.max_hp)
         if hp < CLOSE_LOW and w.player.alive:
             self._armed = True
@@ -134,6 +138,8 @@ def run_one(job: Job) -> StakesRun:
         low_s=meter.low_ticks / TICK_HZ,
         kills=summary.kills,
         samples=tuple(meter.samples),
+        plans=meter.plans,
+        overridden=meter.overridden,
         replay=setup.verdict(summary),
     )
 
@@ -305,8 +311,20 @@ def format_stakes(results: Sequence[StakesRun], director_mode: str) -> str:
     if len({r.difficulty for r in results}) > 1:
         pm = preset_misses(results, director_mode)
         lines += ["Presets: " + ("ordered" if not pm else f"{len(pm)} missed")] + [f"  - {m}" for m in pm]
+    lines += guard_lines([r for r in results if r.mode == director_mode])
     lines += replay_lines([(r.skill, r.seed, r.replay) for r in results])
     return "\n".join(lines)
+
+
+def guard_lines(runs: Sequence[StakesRun]) -> list[str]:
+    """How much of a model's direction the guard replaced, per player model (none for the rules)."""
+    out = []
+    for skill in dict.fromkeys(r.skill for r in runs):
+        plans = sum(r.plans for r in runs if r.skill == skill)
+        over = sum(r.overridden for r in runs if r.skill == skill)
+        if over:
+            out.append(f"  {skill}: {over} of {plans} plans ({over / plans:.0%})")
+    return ["", "The guard replaced a model's plan by the rules plan:", *out] if out else []
 
 
 def write_json(results: Sequence[StakesRun], path: Path) -> None:

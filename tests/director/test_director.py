@@ -102,7 +102,7 @@ def test_wave_start_and_death_trigger_a_decision() -> None:
 
 
 def test_rejected_plan_is_counted_and_the_previous_plan_keeps_running() -> None:
-    good = plan("raise", elite_chance=0.05, pickup_rate=0.75, announcer="Bolder!")
+    good = plan("hold", pickup_rate=0.75, announcer="Bolder!")  # a first-timer: no raise past the ceiling
     src = ScriptedSource(
         "scripted", [good, plan("raise", mix={"dragon": 3.0}), "garbage {", plan("hold", elite_chance=2)]
     )
@@ -110,7 +110,7 @@ def test_rejected_plan_is_counted_and_the_previous_plan_keeps_running() -> None:
     tick(d, w)
     knobs = d.knobs
     assert (
-        knobs.pressure == pytest.approx(OPENING_PRESSURE * TUNING.decide.pressure_factor["raise"])
+        knobs.pressure == pytest.approx(OPENING_PRESSURE * TUNING.decide.pressure_factor["hold"])
         and w.params.get("pickup_rate_mult") == 0.75
     )
     for _ in range(3):
@@ -118,7 +118,7 @@ def test_rejected_plan_is_counted_and_the_previous_plan_keeps_running() -> None:
         tick(d, w)
     assert (d.accepted, d.rejected) == (1, 3)
     assert d.knobs == knobs and w.params.get("pickup_rate_mult") == 0.75
-    assert d.last_plan is not None and d.last_plan.pressure == "raise"
+    assert d.last_plan is not None and d.last_plan.pressure == "hold"
     panel = panel_view(d, w)
     assert panel.rejected == 3 and "elite_chance" in panel.last_error
     assert d.pop_announcements() == ["Bolder!"] and d.pop_announcements() == []
@@ -161,9 +161,9 @@ def test_latest_wins_an_older_slow_reply_is_discarded() -> None:
     src.answer(0, plan("spike", event="swarm"))  # ... and a reply arriving anyway is ignored
     tick(d, w, 3)
     assert d.accepted == 0 and d.knobs.pressure == OPENING_PRESSURE
-    src.answer(1, plan("raise"))
+    src.answer(1, plan("hold"))  # (a raise would meet the guard's ceiling: a first-timer is at it)
     tick(d, w)
-    assert d.accepted == 1 and d.last_plan is not None and d.last_plan.pressure == "raise"
+    assert d.accepted == 1 and d.last_plan is not None and d.last_plan.pressure == "hold"
     assert d.trace_id == src.pending[1][0].trace_id
 
 
@@ -190,7 +190,7 @@ def test_threaded_slow_source_latest_wins() -> None:
             def work() -> PlanReply:
                 if req.seq == 1:
                     release.wait(timeout=5)  # the first request is the slow one
-                data = plan("spike" if req.seq == 1 else "raise")
+                data = plan("spike" if req.seq == 1 else "hold")
                 return PlanReply(json.dumps(data), data, "slow", 0.0, req.trace_id)
 
             return pool.submit(work)
@@ -210,7 +210,7 @@ def test_threaded_slow_source_latest_wins() -> None:
         while time.monotonic() < deadline:
             tick(d, w)
         assert d.accepted == 1 and d.superseded == 1
-        assert d.last_plan is not None and d.last_plan.pressure == "raise"
+        assert d.last_plan is not None and d.last_plan.pressure == "hold"
     finally:
         release.set()
         pool.shutdown(wait=True, cancel_futures=True)

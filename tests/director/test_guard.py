@@ -14,7 +14,7 @@ from game.director.director import Director
 from game.director.events import EASING_EVENTS
 from game.director.knobs import KNOB
 from game.director.pacing import PacingState
-from game.director.plan import DirectorPlan
+from game.director.plan import DirectorKnobs, DirectorPlan
 from game.director.source import DirectorSituation, PlanReply, PlanRequest
 from game.director.telemetry import GameSessionSnapshot
 from game.director.tuning import TUNING, Tuning, tuning
@@ -25,12 +25,19 @@ from game.render.ai_panels.director_view import panel_view
 HURT = TUNING.plan.low_hp / 2  # under the ease-off line
 RECENT = TUNING.plan.recent_death_s / 4  # a death this many seconds ago is recent
 BOSS_OK = (TUNING.plan.low_hp + 1.0) / 2  # above it, in a boss fight
+STRAINED = (TUNING.plan.low_hp + TUNING.danger.hp_full) / 2  # not recovering, but under the raise line
+SKILLED = (TUNING.plan.escalate_skill + 1.0) / 2  # rated past the escalation line
+THREAT_DUE = TUNING.plan.threat_every_s + 1.0  # this long without real danger: a peak that threatens is due
+AT_TOP = DirectorKnobs(pressure=KNOB["pressure"].hi)
 
 
-def situation(pacing: PacingState = PacingState.BUILD_UP, **snap: Any) -> DirectorSituation:
+def situation(
+    pacing: PacingState = PacingState.BUILD_UP, knobs: DirectorKnobs | None = None, **snap: Any
+) -> DirectorSituation:
     base: dict[str, Any] = {"time": 60.0, "hp_fraction": 0.9}
     return DirectorSituation(
         snapshot=GameSessionSnapshot(**{**base, **snap}),
+        knobs=knobs or DirectorKnobs(),
         intensity=0.1,
         pacing=pacing,
         prefabs=["grunt", "runner", "spitter", "tank"],
@@ -59,6 +66,14 @@ def p(pressure: str, **fields: Any) -> DirectorPlan:
         (situation(hp_fraction=HURT), p("hold", pickup_rate=0.5), "recovering"),
         (situation(hp_fraction=HURT, boss_in_view=True), p("hold", toughness=2.0), "recovering"),
         (situation(hp_fraction=HURT), p("hold", danger=1.2), "recovering"),  # harder hits: the danger knob
+        # hurt or under fire but not recovering: no raise (a model once raised a novice to the top this way)
+        (situation(hp_fraction=STRAINED), p("raise"), "strained"),
+        (situation(damage_15s=TUNING.plan.raise_damage_15s), p("spike"), "strained"),
+        (situation(damage_60s=TUNING.plan.raise_damage_60s), p("hold", tier=1.0), "strained"),
+        # healthy, but pushed past what the player is rated for with no threat due
+        (situation(knobs=AT_TOP), p("raise"), "ceiling"),
+        (situation(skill=0.3), p("hold", danger=1.2), "ceiling"),
+        (situation(skill=0.3), p("hold", toughness=1.5), "ceiling"),
     ],
 )
 def test_a_plan_against_a_hard_rule_is_caught(sit: DirectorSituation, asked: DirectorPlan, rule: str) -> None:
@@ -103,7 +118,11 @@ def test_a_boss_fight_at_low_hp_is_named_in_the_verdict() -> None:
         (situation(), p("spike", event="swarm")),
         (situation(hp_fraction=HURT), p("ease_off", event="supply")),  # health packs never add enemies
         (situation(hp_fraction=HURT), p("ease_off", pickup_rate=2.0, toughness=1.0)),  # easier or unchanged
-        (situation(), p("hold", toughness=2.0, elite_chance=0.1)),  # a healthy player may get harder knobs
+        (situation(skill=SKILLED), p("hold", toughness=2.0, elite_chance=0.1)),  # a skilled one: harder knobs
+        (situation(seconds_since_low=THREAT_DUE), p("hold", toughness=2.0)),  # a threat due: anyone
+        (situation(seconds_since_low=THREAT_DUE, knobs=AT_TOP), p("raise")),  # ... past the ceiling too
+        (situation(hp_fraction=STRAINED), p("ease_off")),  # hurt: easing is the model's call
+        (situation(hp_fraction=STRAINED), p("hold", danger=0.8)),
     ],
 )
 def test_safe_plans_pass(sit: DirectorSituation, asked: DirectorPlan) -> None:
@@ -141,11 +160,11 @@ def test_the_rules_source_is_never_guarded() -> None:
 
 @pytest.mark.parametrize("asked", [plan("raise"), plan("hold", event="swarm")])
 def test_the_guard_reads_the_players_preset(asked: dict[str, Any]) -> None:
-    """Between normal's ``low_hp`` and easy's, a model's raise stands on normal and is overridden on easy
-    (through the director's own step, ``validate.vet_reply``): the guard eases where the preset does."""
+    """Between normal's ``hp_full`` and easy's, a model's raise stands on normal and is overridden on easy
+    (through the director's own step, ``validate.vet_reply``): the guard holds where the preset does."""
     normal, easy = tuning("normal"), tuning("easy")
-    assert easy.plan.low_hp > normal.plan.low_hp, "the shipped easy preset eases at a higher HP"
-    sit = situation(hp_fraction=(normal.plan.low_hp + easy.plan.low_hp) / 2)
+    assert easy.danger.hp_full > normal.danger.hp_full, "the shipped easy preset holds at a higher HP"
+    sit = situation(hp_fraction=(normal.danger.hp_full + easy.danger.hp_full) / 2)
     req = PlanRequest(seq=1, trace_id="t-1", tick=1, situation=sit)
     reply = PlanReply(json.dumps(asked), asked, "local", 0.0, req.trace_id)
 
@@ -163,9 +182,9 @@ def test_the_guard_reads_the_players_preset(asked: dict[str, Any]) -> None:
     vp, verdict = vet(normal)
     assert verdict is None and vp.plan.pressure == asked["pressure"] and vp.plan.event == asked.get("event")
     vp, verdict = vet(easy)
-    assert verdict is not None and verdict.rule == "recovering", "easy's low_hp: the player is recovering"
+    assert verdict is not None and verdict.rule == "strained", "easy's hp_full: the player is under the line"
     assert vp.plan.pressure in ("hold", "ease_off") and vp.plan.event in (None, *EASING_EVENTS)
-    assert vp.plan.danger is not None and vp.plan.danger < sit.knobs.danger, "easy's rules plan: softer hits"
+    assert guard.harder_knobs(sit, vp.plan) == [], "easy's rules plan: nothing harder"
     assert guard.check(sit, vp.plan, easy) is None, "the override is safe under the same preset"
     default = guard.check(sit, DirectorPlan.model_validate(asked))
     assert default is None, "without the preset the guard reads normal's tuning"

@@ -26,9 +26,9 @@ def test_a_wave_start_lets_the_reply_in_flight_land() -> None:
     d.spawner.on_wave_start(w, 2)
     tick(d, w, 3)
     assert len(src.pending) == 1 and d.superseded == 0, "the wave start kept the request in flight"
-    src.answer(0, plan("raise"))
+    src.answer(0, plan("hold"))
     tick(d, w)
-    assert d.accepted == 1 and d.last_plan is not None and d.last_plan.pressure == "raise"
+    assert d.accepted == 1 and d.last_plan is not None and d.last_plan.pressure == "hold"
 
 
 def test_a_new_build_up_lets_the_reply_in_flight_land() -> None:

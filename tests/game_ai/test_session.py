@@ -149,7 +149,7 @@ def test_external_plans_take_the_same_validation(saves_dir: Path, closing: list)
     closing.append(session)
     play_until(session, world, lambda: world.tick > 10)
     ok = set_director_plan(
-        session.director, session.handle, {"pressure": "raise", "mix": {"runner": 4.0}, "reason": "mcp test"}
+        session.director, session.handle, {"pressure": "hold", "mix": {"runner": 4.0}, "reason": "mcp test"}
     )
     assert ok["ok"] is True
     knobs = session.director.knobs

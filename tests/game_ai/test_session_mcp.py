@@ -115,7 +115,7 @@ def test_every_tool_is_served_over_the_real_game(served: tuple[AiSession, LoopTh
             assert set(ids) <= {e["id"] for e in listed["entities"]}
             mods = payload(await mcp.call_tool("manage_mods", {"op": "list"}))
             assert {"kill_streak", "meteor_shower", "glass_cannon"} <= {m["name"] for m in mods["mods"]}
-            plan = {"pressure": "raise", "mix": {"runner": 3.0}, "reason": "agent says more runners"}
+            plan = {"pressure": "hold", "mix": {"runner": 3.0}, "reason": "agent says more runners"}
             applied = payload(await mcp.call_tool("set_director_plan", plan))  # the plan's own fields
             assert applied["ok"] is True
             state = payload(await mcp.call_tool("get_director_state", {}))
