@@ -7,6 +7,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from director_support import quiet_world
+
+from game.director.act import hp_match
 from game.director.knobs import KNOB
 from game.director.pacing import PacingState
 from game.director.plan import DirectorKnobs
@@ -77,3 +80,15 @@ def test_hard_raises_where_normal_holds() -> None:
 def test_unknown_name_plays_as_normal() -> None:
     for sit in (situation(), situation(hp_fraction=(EASY.plan.low_hp + NORMAL.plan.low_hp) / 2)):
         assert rules_plan("nightmare", sit) == rules_plan("normal", sit)
+
+
+def test_a_weak_build_meets_a_smaller_boss_on_easy_and_a_fuller_one_on_hard() -> None:
+    """``[power] boss_par`` per preset: the same weak build at a boss wave meets a boss with a larger share of
+    its authored HP the harder the preset (the wave-5 boss is where a weak player's run is decided)."""
+    shares = {}
+    for name in ("easy", "normal", "hard"):
+        world = quiet_world()
+        world.wave = 5  # a wave-1 blaster at wave 5: a weak build for it
+        shares[name] = hp_match(world, tuning(name))[1]
+    assert EASY.power.boss_par > NORMAL.power.boss_par > HARD.power.boss_par
+    assert shares["easy"] < shares["normal"] < shares["hard"] <= 1.0, shares
