@@ -82,8 +82,7 @@ def check(s: DirectorSituation, plan: DirectorPlan, t: Tuning = TUNING) -> Guard
     rule, why = _hurt(s, t)
     if adds and rule:
         return GuardVerdict(rule, why, asked)
-    over = _over_ceiling(s, plan, harder, t)
-    if over:
+    if over := _over_ceiling(s, plan, harder, t):
         return GuardVerdict("ceiling", over, asked)
     if plan.pressure == "spike" and s.pacing is PacingState.RELAX:
         return GuardVerdict("relax", "the pacing loop is in its relax window", asked)
@@ -102,23 +101,24 @@ def _hurt(s: DirectorSituation, t: Tuning) -> tuple[str, str]:
     lost = f"player lost {snap.damage_15s:.0%} of a bar in 15s, {snap.damage_60s:.0%} in 60s"
     if snap.seconds_since_death < p.recent_death_s:
         return "recovering", f"player died {snap.seconds_since_death:.0f}s ago"
-    if snap.hp_fraction < p.low_hp or snap.hp_fraction < t.danger.hp_full:
-        return ("recovering" if snap.hp_fraction < p.low_hp else "strained"), hp
+    if snap.hp_fraction < p.low_hp:
+        return "recovering", hp
+    if snap.hp_fraction < t.danger.hp_full:
+        return "strained", hp
     strained = snap.damage_15s >= p.raise_damage_15s or snap.damage_60s >= p.raise_damage_60s
     return ("strained", lost) if strained else ("", "")
 
 
 def _over_ceiling(s: DirectorSituation, plan: DirectorPlan, harder: list[str], t: Tuning) -> str:
     """Why ``plan`` pushes past what this player is rated for with no threat due, or "" when it does not:
-    pressure past the ceiling, or a lever past its normal (danger above 1, the others above their bottom)."""
+    pressure past the ceiling, or a lever past its normal (its default: danger 1, the others their bottom)."""
     snap, p = s.snapshot, t.plan
     if snap.seconds_since_low >= p.threat_every_s:  # a peak that threatens is due: every ceiling is off
         return ""
     ceiling = rules.pressure_ceiling(snap.skill, snap.level, t)
     if plan.pressure == "raise" and s.knobs.pressure >= ceiling - 1e-9:
         return f"pressure {s.knobs.pressure:.2f} at the ceiling {ceiling:.2f} for skill {snap.skill:.2f}"
-    normal = {"danger": 1.0} | {n: KNOB[n].lo for n in LEVERS[1:]}
-    past = [h for h in harder if getattr(plan, n := h.split()[0]) > normal.get(n, 1e9) + 1e-9]
+    past = [h for h in harder if (n := h.split()[0]) in LEVERS and getattr(plan, n) > KNOB[n].default + 1e-9]
     if past and snap.skill < p.escalate_skill:
         return f"skill {snap.skill:.2f} under {p.escalate_skill:.2f}: no {past[0]} past normal"
     return ""
