@@ -12,7 +12,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-from game.sim import combat, enemy_ai, enemy_kinds, weapons
+from game.sim import combat, enemy_ai, enemy_kinds, readout, weapons
 from game.sim import events as ev
 from game.sim.config import (
     ARENA_H,
@@ -344,22 +344,8 @@ class World:
         return True
 
     def list_enemies(self, limit: int = 50) -> list[dict[str, Any]]:
-        e, names = self.enemies, self.prefabs.names
-        p = self.player
-        d = np.hypot(e.view("x") - p.x, e.view("y") - p.y)
-        order = np.argsort(d, kind="stable")[: max(0, limit)]
-        return [
-            {
-                "id": int(e.id[i]),
-                "prefab": names[int(e.kind[i])],
-                "x": round(float(e.x[i]), 1),
-                "y": round(float(e.y[i]), 1),
-                "hp": round(float(e.hp[i]), 1),
-                "elite": bool(e.elite[i]),
-                "distance": round(float(d[i]), 1),
-            }
-            for i in order
-        ]
+        """The ``limit`` nearest enemies, nearest first, JSON-able (``game.sim.readout``)."""
+        return readout.enemy_list(self, limit)
 
     # ------------------------------------------------------------------ read-only views
     @property
@@ -383,35 +369,5 @@ class World:
         )
 
     def game_state(self) -> dict[str, Any]:
-        """A compact, JSON-able snapshot for mods, agents and MCP."""
-        p = self.player
-        counts = np.bincount(self.enemies.view("kind"), minlength=len(self.prefabs))
-        return {
-            "time": round(self.time, 2),
-            "tick": self.tick,
-            "wave": self.wave,
-            "final_wave": self.final_wave,
-            "phase": self.phase,
-            "wave_time_left": round(max(0.0, self.wave_time_left), 2),
-            "player": {
-                "x": round(p.x, 1),
-                "y": round(p.y, 1),
-                "hp": round(p.hp, 1),
-                "max_hp": round(p.stats.max_hp, 1),
-                "level": p.level,
-                "xp": p.xp,
-                "alive": p.alive,
-            },
-            "score": self.stats.score,
-            "kills": self.stats.kills,
-            "deaths": self.stats.deaths,
-            "enemies_alive": self.enemies.n,
-            "enemies_by_prefab": {self.prefabs.names[i]: int(c) for i, c in enumerate(counts) if c},
-            "bullets": self.bullets.n,
-            "enemy_bullets": self.enemy_bullets.n,
-            "pickups": self.pickups.n,
-            "upgrades": dict(self.stacks),
-            "weapons": {h.key: h.level for h in self.arsenal.held},
-            "params": self.params.as_dict(),
-            "arena": {"width": ARENA_W, "height": ARENA_H},
-        }
+        """A compact, JSON-able snapshot for mods, agents and MCP (``game.sim.readout``)."""
+        return readout.game_state(self)
