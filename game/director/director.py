@@ -55,7 +55,7 @@ class Director(PlanRequests):
         self.trajectory = trajectory
         self.decision_interval_s = decision_interval_s
         self._sources: dict[str, PlanSource] = {}
-        for s in (RulesSource(), *sources):
+        for s in (RulesSource(lambda: self.difficulty()), *sources):  # rules plans under the preset too
             self.register_source(s)
         self._mode = self._known(mode)
         self.reset(seed)

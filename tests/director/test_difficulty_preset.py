@@ -10,6 +10,7 @@ from typing import Any
 from director_support import quiet_world
 
 from game.director.act import hp_match
+from game.director.director import Director
 from game.director.knobs import KNOB
 from game.director.pacing import PacingState
 from game.director.plan import DirectorKnobs
@@ -68,6 +69,20 @@ def test_easy_eases_sooner() -> None:
     assert pressure("easy", lowest) == "ease_off", "with danger at its lowest, the crowd comes down too"
     died = situation(DirectorKnobs(danger=KNOB["danger"].lo), hp_fraction=hp, seconds_since_death=5.0)
     assert pressure("easy", died) == "ease_off", "danger at its lowest after a death: the crowd eases too"
+
+
+def test_a_director_built_outside_the_game_session_plans_under_its_preset() -> None:
+    """The evaluation and the headless CLI build the Director without the game session's sources: its own
+    rules source reads the preset too (it used to plan as normal, whatever the preset)."""
+    preset = ["easy"]
+    source = Director("rules", difficulty=lambda: preset[0])._sources["rules"]
+    hurt = situation(hp_fraction=(EASY.plan.low_hp + NORMAL.plan.low_hp) / 2)
+    request = PlanRequest(situation=hurt, trace_id="t", seq=1, tick=1)
+    reply = source.request(request).result(0)
+    assert reply.plan is not None and str(reply.plan["reason"]).endswith(EASE_FIRST)
+    preset[0] = "normal"  # read at each decision, as the options screen changes it
+    reply = source.request(request).result(0)
+    assert reply.plan is not None and not str(reply.plan["reason"]).endswith(EASE_FIRST)
 
 
 def test_hard_raises_where_normal_holds() -> None:
