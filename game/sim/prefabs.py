@@ -52,6 +52,7 @@ class Prefab(BaseModel):
     fire_interval: float = Field(0.0, ge=0)
     projectile_speed: float = Field(0.0, ge=0)
     first_wave: int = Field(1, ge=1)
+    recoil: float = Field(0.0, ge=0, le=600)  # a contact hit it lands bounces it this many px off the player
     # charger: dashes at dash_speed every fire_interval s; exploder: fuses for fire_interval s, then blasts
     # blast_radius; splitter: splits into split_count split_into on death; shielded: a front shield turns
     # slowly toward the player and stops bullets that hit it from the front (game.sim.enemy_kinds)

@@ -99,6 +99,7 @@ class World:
         self.kind_projectile_speed = np.array([reg.by_index(i).projectile_speed for i in range(len(reg))])
         self.kind_dash_speed = np.array([reg.by_index(i).dash_speed for i in range(len(reg))])
         self.kind_blast_radius = np.array([reg.by_index(i).blast_radius for i in range(len(reg))])
+        self.kind_recoil = np.array([reg.by_index(i).recoil for i in range(len(reg))])
         self.kind_boss = np.array([reg.by_index(i).is_boss for i in range(len(reg))])
         self.kind_splits = np.array([reg.by_index(i).split_count > 0 for i in range(len(reg))])
         # crowd separation groups enemies by cells as large as the biggest enemy; collisions use cells sized
