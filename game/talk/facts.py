@@ -106,7 +106,8 @@ def _static() -> tuple[Thing, ...]:
         attrs: dict[str, Value] = {k: p[k] for k in ("hp", "damage", "speed", "first_wave", "xp") if k in p}
         attrs["coins"] = max(1, int(p["score"] * COINS_PER_SCORE))
         attrs["behaviour"] = p["behaviour"]
-        for extra in ("blast_radius", "fire_interval", "split_count", "keep_distance", "dash_speed", "recoil"):
+        extras = ("blast_radius", "fire_interval", "split_count", "keep_distance", "dash_speed", "recoil")
+        for extra in extras:
             if extra in p:
                 attrs[extra] = p[extra]
         names = {key, p["display_name"].lower(), _plural(key), _plural(p["display_name"])}

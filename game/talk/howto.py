@@ -44,7 +44,7 @@ FIGHT = {
     "boss": (
         "{the} comes every {boss_every}th wave, first in wave {first_wave}, and shoots volleys and bursts "
         "({hp} HP, hits for {damage}; each time it touches you it bounces back before it comes again)",
-        "keep moving in wide circles, dash through its volleys and keep shooting, hardest while it comes back",
+        "keep moving in wide circles, dash through its volleys, and shoot hardest while it comes back",
     ),
 }
 FIGHT_WORDS = re.compile(
