@@ -43,8 +43,8 @@ FIGHT = {
     ),
     "boss": (
         "{the} comes every {boss_every}th wave, first in wave {first_wave}, and shoots volleys and bursts "
-        "({hp} HP, hits for {damage}; each time it touches you it bounces back before it comes again)",
-        "keep moving in wide circles, dash through its volleys, and shoot hardest while it comes back",
+        "({hp} HP, hits for {damage})",
+        "keep moving in wide circles, dash through its volleys and keep shooting",
     ),
 }
 FIGHT_WORDS = re.compile(
@@ -85,6 +85,8 @@ def fight(t: Thing, base: FactBase) -> Said:
     """How to fight one enemy kind: what its behaviour does, with its numbers, then what to do."""
     does, todo = FIGHT.get(str(t.attrs.get("behaviour")), FIGHT["chase"])
     text, claims = _fill(does, t, base.by_key["rule:game"])
+    if t.attrs.get("recoil"):  # a prefab field: any kind may have it, and a modded boss may not
+        text += ", and each time it touches you it bounces back before it comes again"
     out = Said(f"fight:{t.key}").say(f"{text}.", named(t), *claims).say(f"{todo[0].upper()}{todo[1:]}.")
     return out.must(t.name, *_fight_facts(t))
 

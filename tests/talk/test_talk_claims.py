@@ -259,3 +259,11 @@ def test_questions_from_the_blind_runs_get_what_a_player_expects(role: str, ques
         g = chat_grounding(question, knowledge_index(), BASE)
     assert says in g.template, g.template
     assert not false_claims(g.template, g.base or BASE) and check(g.template, g, Limits(600, 9)).ok
+
+
+def test_a_fight_answer_says_an_enemy_bounces_back_only_when_its_prefab_has_a_recoil() -> None:
+    def chat(q: str) -> str:
+        return chat_grounding(q, knowledge_index(), BASE).template
+
+    assert "bounces back" in chat("how do I beat the boss?")
+    assert "bounces back" not in chat("any tips against chargers?")
