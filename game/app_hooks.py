@@ -76,6 +76,9 @@ class AppHooks:
     def set_activity_source(self, source: Callable[[], str]) -> None:
         self.arena.activity_source = source
 
+    def set_second_winds_source(self, source: Callable[[], int | None]) -> None:
+        self.arena.second_winds_source = source
+
     def set_world_factory(self, factory: WorldFactory) -> None:
         self.world_factory = factory
 

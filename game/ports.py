@@ -170,6 +170,9 @@ class ArenaHooks(Protocol):
     def set_activity_source(self, source: Callable[[], str]) -> None:
         """The HUD's agent-activity line."""
 
+    def set_second_winds_source(self, source: Callable[[], int | None]) -> None:
+        """The HUD's second winds left (None: the director gives none, as under static)."""
+
     def set_world_factory(self, factory: WorldFactory) -> None: ...
 
     def set_agent_play(self, play: PlayController) -> None:

@@ -1,6 +1,7 @@
 """The rescue reflex (``game/director/reflexes.py``, ``Rescue``) as a player meets it, in a real window
 (``ARCADE_HEADLESS``): the HP bar falls fast under a crowd, the crowd is shoved back out of reach, the
-shockwave is drawn round the player, health packs land beside them, and F10's acting row says SECOND WIND."""
+shockwave is drawn round the player, health packs land beside them, F10's acting row says SECOND WIND, and
+the HUD shows how many second winds are left."""
 
 from __future__ import annotations
 
@@ -11,8 +12,10 @@ from dataclasses import dataclass
 import arcade
 import numpy as np
 import pytest
+from arcade.types import Color
+from PIL import Image
 from test_ai_panels import attached
-from window_support import frames, press, render
+from window_support import H, frames, press, render
 
 from game.ai.session import AiSession
 from game.app import GameApp
@@ -113,3 +116,36 @@ def test_f10_shows_the_rescue_long_enough_to_read(collapsed: Collapsed, session:
         shown.append("SECOND WIND" in watch_row(collapsed.app, collapsed.panels))
     assert session.director.rescue.count == collapsed.rescues + 1
     assert all(shown[1:]), f"SECOND WIND shown in {sum(shown)} of {len(shown)} frames"
+
+
+def _drawn(img: Image.Image, app: GameApp, color: Color) -> int:
+    """Pixels of ``color`` inside the HUD's second-wind label as drawn (window coordinates)."""
+    hud = app.arena.hud
+    assert hud is not None
+    scale, t = app.prefs.settings.ui_scale, hud.winds.text
+    x0, x1 = t.x * scale, (t.x + t.content_width) * scale
+    y0, y1 = (t.y - t.content_height / 2) * scale, (t.y + t.content_height / 2) * scale
+    arr = np.asarray(img)[H - 1 - int(y1) : H - 1 - int(y0), int(x0) : int(x1)].reshape(-1, 3).astype(int)
+    return int((np.abs(arr - np.array([color.r, color.g, color.b])).max(axis=1) <= 40).sum())
+
+
+def test_the_hud_shows_the_second_winds_left(collapsed: Collapsed, session: AiSession) -> None:
+    """Once every second wind is spent the director eases nothing until a boss wave gives one back, so
+    the player must see how many are left: under the HP bar, green while one is left, red with none."""
+    app, hud = collapsed.app, collapsed.app.arena.hud
+    assert hud is not None
+    before = session.director.rescue.charges
+    render(app)
+    assert hud.winds.drawn and hud.winds.value == f"SECOND WIND x{before}"
+    assert _drawn(render(app), app, palette.GOOD) > 20
+    frames(app, 1)  # the rescue spends one
+    assert session.director.rescue.charges == before - 1
+    render(app)
+    assert hud.winds.value == f"SECOND WIND x{before - 1}"
+    session.director.rescue.charges = 0
+    img = render(app)
+    assert hud.winds.value == "NO SECOND WIND" and _drawn(img, app, palette.HP_LOW) > 20
+    assert _drawn(img, app, palette.GOOD) == 0
+    session.director.set_mode("static", app.world)
+    render(app)
+    assert not hud.winds.drawn, "static gives no second wind: none shown"

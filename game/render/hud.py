@@ -118,6 +118,7 @@ class Hud:
         self.activity = ShadowLabel(
             "", 0, 0, layer=tb, font_size=11, color=palette.XP, font_name=palette.FONT_NARROW
         )
+        self.winds = ShadowLabel("", 0, 0, layer=tb, font_size=11, anchor_y="center", bold=True)
         self.badge = ShadowLabel("", 0, 0, layer=tb, font_size=11, anchor_x="center", color=palette.GOOD)
         self.banner = Banner()
         self._hp_shown = 1.0  # the red bar drains smoothly; a pale "recent damage" bar lags behind
@@ -143,6 +144,7 @@ class Hud:
         damage_flash: float = 0.0,
         t: float = 0.0,
         vignette: bool = True,
+        second_winds: int | None = None,
     ) -> None:
         p = world.player
         m = self.MARGIN
@@ -175,6 +177,8 @@ class Hud:
         self.hp.set(f"{math.ceil(max(0.0, p.hp))} / {round(p.stats.max_hp)}")
         self.hp.move(m + 30 + bar_w / 2, top + bar_h / 2)
         self.hp.draw()
+        if second_winds is not None:
+            self._second_winds(second_winds, m, top - 32)  # under the HP plate: clear of the wave plate
         dash_ready = 1.0 - (p.dash_cooldown / p.stats.dash_cooldown if p.stats.dash_cooldown else 0.0)
         draw_bar(
             m + 30,
@@ -248,6 +252,16 @@ class Hud:
         rects.draw()
         self.texts.draw()
         self.banner.draw(width, height)
+
+    def _second_winds(self, left: int, x: float, y: float) -> None:
+        """The second winds left, under the HP bar: with none, the director eases nothing until a boss wave
+        gives one back (``[plan] ease_needs_wind``), so the player sees it."""
+        label = self.winds
+        label.set(f"SECOND WIND x{left}" if left > 0 else "NO SECOND WIND")
+        label.set_color(palette.GOOD if left > 0 else palette.HP_LOW)
+        self.rects.add(x - 8, y - 13, label.text.content_width + 16, 26, PLATE)
+        label.move(x, y)
+        label.draw()
 
     @staticmethod
     def boss_bar_y(height: float) -> float:

@@ -13,6 +13,7 @@ Extension points (all called on the main thread):
   the simulation, effects and camera stop, frame hooks keep running, the HUD says "PAUSED - console open".
 - ``run_start_hooks``: ``Callable[[World], None]`` run when a new World starts (first run and every restart).
 - ``activity_source``: ``Callable[[], str]`` for the HUD's agent-activity line.
+- ``second_winds_source``: ``Callable[[], int | None]`` for the HUD's second winds left (None: not shown).
 - panels and toasts live on the app (``Chrome.add_panel``, ``Chrome.show_toast``); plug-ins register these
   hooks through ``game.ports.ArenaHooks`` (``on_frame``, ``on_tick``, ...), never on the view itself.
 """
@@ -71,6 +72,7 @@ class ArenaView(AppView):
         self.pause_hooks: list[Callable[[bool], None]] = []
         self.run_start_hooks: list[RunStartHook] = []
         self.activity_source: Callable[[], str] | None = None
+        self.second_winds_source: Callable[[], int | None] | None = None
         # An MCP agent's clock and keys (game.play): when set, it decides when the simulation ticks
         self.play: PlayController | None = None
         self.world: World | None = None
@@ -318,6 +320,12 @@ class ArenaView(AppView):
                 activity = self.activity_source()
             except Exception as exc:
                 activity = f"(activity unavailable: {exc})"
+        winds = None
+        if self.second_winds_source is not None:
+            try:
+                winds = self.second_winds_source()
+            except Exception as exc:
+                log.opt(exception=exc).error("second winds source failed: {}", exc)
         prefs = self.app.prefs.settings
         scale = self.app.use_ui_camera()  # the options screen's UI scale
         hud.draw(
@@ -331,6 +339,7 @@ class ArenaView(AppView):
             damage_flash=scene.effects.damage_flash if prefs.damage_flash else 0.0,
             t=self.t,
             vignette=scene.quality.vignette,
+            second_winds=winds,
         )
         self.window.default_camera.use()
 

@@ -18,6 +18,7 @@ from arcade.types import Color
 from loguru import logger
 
 from game import hotkeys as hk
+from game.director.director import STATIC
 from game.render import palette
 from game.render.ai_panels.chat_hooks import install_chat
 from game.render.ai_panels.chat_panel import ChatPanel
@@ -87,6 +88,11 @@ class AiPanels:
         line = self.session.runtime.activity().line()
         return f"{line} | director: {director.mode}{' (thinking)' if thinking else ''}"
 
+    def second_winds(self) -> int | None:
+        """The HUD's second winds left: the director's rescue charges, None under static (it gives none)."""
+        director = self.session.director
+        return None if director.mode == STATIC else director.rescue.charges
+
     def director_data(self) -> DirectorPanel | None:
         world = self.app.world
         return None if world is None else panel_view(self.session.director, world)
@@ -129,6 +135,7 @@ def install(app: PluginHost, session: AiSession) -> AiPanels:
     session.on_notice = panels.show_notice
     app.on_chrome(panels.chrome_hook)  # every screen, paused or not
     app.set_activity_source(panels.activity_line)
+    app.set_second_winds_source(panels.second_winds)
     return panels
 
 
