@@ -130,8 +130,8 @@ def _drawn(img: Image.Image, app: GameApp, color: Color) -> int:
 
 
 def test_the_hud_shows_the_second_winds_left(collapsed: Collapsed, session: AiSession) -> None:
-    """Once every second wind is spent the director eases nothing until a boss wave gives one back, so
-    the player must see how many are left: under the HP bar, green while one is left, red with none."""
+    """Once every second wind is spent a collapse is the player's own to survive, so the player must see
+    how many are left: under the HP bar, green while one is left, red with none."""
     app, hud = collapsed.app, collapsed.app.arena.hud
     assert hud is not None
     before = session.director.rescue.charges

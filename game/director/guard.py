@@ -14,9 +14,6 @@ A model may choose freely among safe plans, but never against these rules (the s
   ``threat_every_s``): never ``raise`` past the pressure ceiling the player's skill estimate and level allow,
   and no lever past its normal (danger above 1, elites, tier, toughness) for a player rated under
   ``escalate_skill``. A model may not make the run unwinnable either;
-* **spent**: the player is hurt (recovering or strained, not just died) and has no second wind left, with
-  ``ease_needs_wind``: nothing that eases (``ease_off``, a knob toward its easy end, ``supply``). Mercy buys
-  a comeback, not immunity: the rules hold there until a recharge;
 * **relax**: the pacing loop is in its relax window: never ``spike``;
 * **stakes**: the player is healthy and barely touched (neither recovering nor strained): never
   ``ease_off``, and no knob moved toward its easy end. A model may not take the stakes out of the game: a
@@ -46,7 +43,7 @@ LEVERS = ("danger", "elite_chance", "tier", "toughness")  # the levers past pres
 
 @dataclass(frozen=True)
 class GuardVerdict:
-    rule: str  # "recovering" | "strained" | "ceiling" | "relax" | "spent" | "stakes"
+    rule: str  # "recovering" | "strained" | "ceiling" | "relax" | "stakes"
     why: str  # the situation that triggered it, in player words
     asked: str  # what the model asked for ("spike", "hold + event swarm"...)
 
@@ -90,9 +87,6 @@ def check(s: DirectorSituation, plan: DirectorPlan, t: Tuning = TUNING) -> Guard
     if plan.pressure == "spike" and s.pacing is PacingState.RELAX:
         return GuardVerdict("relax", "the pacing loop is in its relax window", asked)
     easier = harder_knobs(s, plan, easier=True)
-    eases = plan.pressure == "ease_off" or bool(easier) or plan.event in EASING_EVENTS
-    if rule and eases and rules.spent(s, t):
-        return GuardVerdict("spent", f"{why}, {rules.ON_OWN}", _asked(plan, easier))
     if not rule and (plan.pressure == "ease_off" or easier):  # healthy and barely touched
         why = f"player at {snap.hp_fraction:.0%} HP, {snap.damage_15s:.0%} of a bar lost in 15s"
         return GuardVerdict("stakes", why, _asked(plan, easier))

@@ -8,8 +8,6 @@ preset overlaid):
    bar lost in 15 s. Danger comes down first (the ``danger`` knob, elites, toughness, tier, the ranged
    share of the mix) in a ``hold``: the crowd's size stays; once danger is at its lowest, ``ease_off``
    lowers pressure too. Health drops rise, and under ``[danger] prey_hp`` the plan drops ``supply``.
-   Mercy buys a comeback, not immunity: with ``ease_needs_wind``, HP and damage ease only while the player
-   has a second wind left (``[rescue]``); with none, it ``hold``s until a recharge (a death still eases).
 2. **Threat**: no real danger (HP under ``threat_hp``) for ``threat_every_s`` and HP at least ``[danger]
    hp_full``: a peak that threatens, for every player, the strong included. Danger back to 1, then pressure
    past the skill ceiling to its top, then the levers past pressure. After the close call the recovery
@@ -42,7 +40,6 @@ from game.director.source import DirectorSituation, PlanReply, PlanRequest
 from game.director.tuning import Tuning, preset_names, tuning
 
 EASE_EVENT, SPIKE_EVENTS = "supply", ("surround", "swarm")  # the events the policy names
-ON_OWN = "no second wind left: no easing until a recharge"  # a spent player's hold (F10, tests)
 ESCALATE = "tougher enemies"  # the reason's last words for Move.ESCALATE (tests read a plan's move by them)
 EASE_FIRST = "softer hits first"  # ... for Move.EASE
 DANGER_FIRST = "danger back up first"  # ... for Move.DANGER_UP
@@ -88,13 +85,6 @@ def ease_floor(t: Tuning, wave: int = 2) -> float:
     return max(KNOB["danger"].lo, t.plan.ease_floor)
 
 
-def spent(s: DirectorSituation, t: Tuning) -> bool:
-    """Whether a hurt player's mercy is spent: no second wind left (with ``ease_needs_wind``) and no death
-    in the last ``recent_death_s`` (a death always eases)."""
-    p = t.plan
-    return p.ease_needs_wind and s.second_winds <= 0 and s.snapshot.seconds_since_death >= p.recent_death_s
-
-
 def escalated(k: DirectorKnobs) -> bool:
     """Whether a lever past pressure is raised (danger above 1, elites, tier, toughness)."""
     return k.danger > 1.0 or k.elite_chance > 0.0 or k.tier > 0.0 or k.toughness > KNOB["toughness"].lo
@@ -102,7 +92,7 @@ def escalated(k: DirectorKnobs) -> bool:
 
 def _choose(s: DirectorSituation, t: Tuning) -> tuple[Move, str]:
     move, reason = _recover(s, t)
-    if move is not Move.HOLD or reason:
+    if move is not Move.HOLD:
         return move, reason
     snap, p, k = s.snapshot, t.plan, s.knobs
     if snap.seconds_since_low >= p.threat_every_s and snap.hp_fraction >= t.danger.hp_full:
@@ -144,8 +134,7 @@ def _threaten(s: DirectorSituation, t: Tuning) -> tuple[Move, str]:
 
 def _recover(s: DirectorSituation, t: Tuning) -> tuple[Move, str]:
     """``EASE_OFF`` (or, while danger can still come down, ``EASE``: the crowd's size eases last) with its
-    reason; ``HOLD`` with a reason when the player is hurt but has spent every second wind, with none when
-    the player needs no easing."""
+    reason; ``HOLD`` when the player needs no easing."""
     snap, p = s.snapshot, t.plan
     if snap.seconds_since_death < p.recent_death_s:
         why = f"player died {snap.seconds_since_death:.0f}s ago"
@@ -155,8 +144,6 @@ def _recover(s: DirectorSituation, t: Tuning) -> tuple[Move, str]:
         why = f"player lost {snap.damage_15s:.0%} HP in 15s"
     else:
         return Move.HOLD, ""
-    if spent(s, t):
-        return Move.HOLD, f"{why}, {ON_OWN}"
     if s.knobs.danger > ease_floor(t, snap.wave):
         return Move.EASE, f"{why}: {EASE_FIRST}"  # the crowd's size comes down once danger is at its lowest
     return Move.EASE_OFF, f"{why}: ease off"

@@ -129,7 +129,6 @@ class Plan(_Section):
     PAIRS = ("ceiling_skill", "ceiling_pressure")
     opening_danger: float = Field(gt=0, le=1.5)
     ease_floor: float = Field(gt=0, le=1)
-    ease_needs_wind: bool
     learn_waves: int = Field(ge=0, le=20)
     recent_death_s: float = Field(ge=0)
     low_hp: float = Field(ge=0, le=1)

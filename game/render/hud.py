@@ -254,8 +254,8 @@ class Hud:
         self.banner.draw(width, height)
 
     def _second_winds(self, left: int, x: float, y: float) -> None:
-        """The second winds left, under the HP bar: with none, the director eases nothing until a boss wave
-        gives one back (``[plan] ease_needs_wind``), so the player sees it."""
+        """The second winds left, under the HP bar (``[rescue]``): with none, a collapse under a crowd is
+        the player's own to survive until a boss wave gives one back."""
         label = self.winds
         label.set(f"SECOND WIND x{left}" if left > 0 else "NO SECOND WIND")
         label.set_color(palette.GOOD if left > 0 else palette.HP_LOW)

@@ -1,7 +1,7 @@
 """The difficulty preset ([game] difficulty, the options screen) is a tuning overlay (``[presets.*]`` of
 ``assets/director/tuning.toml``) that the rules source reads at each decision: the same situation eases
-sooner on easy (softer hits first, ``ease_off`` once danger is at its lowest, and with every second wind
-spent), is raised on hard where normal holds, and an unknown name plays as normal."""
+sooner on easy (softer hits first, ``ease_off`` once danger is at its lowest), is raised on hard where normal
+holds, and an unknown name plays as normal."""
 
 from __future__ import annotations
 
@@ -83,13 +83,6 @@ def test_a_director_built_outside_the_game_session_plans_under_its_preset() -> N
     preset[0] = "normal"  # read at each decision, as the options screen changes it
     reply = source.request(request).result(0)
     assert reply.plan is not None and not str(reply.plan["reason"]).endswith(EASE_FIRST)
-
-
-def test_easy_eases_a_player_with_no_second_wind_left_and_normal_and_hard_do_not() -> None:
-    spent = situation(hp_fraction=0.1).model_copy(update={"second_winds": 0})
-    assert not EASY.plan.ease_needs_wind and eases("easy", spent)
-    assert not eases("normal", spent) and not eases("hard", spent)
-    assert eases("normal", situation(hp_fraction=0.1)), "one left: normal eases too"
 
 
 def test_hard_raises_where_normal_holds() -> None:

@@ -32,16 +32,12 @@ AT_TOP = DirectorKnobs(pressure=KNOB["pressure"].hi)
 
 
 def situation(
-    pacing: PacingState = PacingState.BUILD_UP,
-    knobs: DirectorKnobs | None = None,
-    second_winds: int = 1,
-    **snap: Any,
+    pacing: PacingState = PacingState.BUILD_UP, knobs: DirectorKnobs | None = None, **snap: Any
 ) -> DirectorSituation:
     base: dict[str, Any] = {"time": 60.0, "hp_fraction": 0.9}
     return DirectorSituation(
         snapshot=GameSessionSnapshot(**{**base, **snap}),
         knobs=knobs or DirectorKnobs(),
-        second_winds=second_winds,
         intensity=0.1,
         pacing=pacing,
         prefabs=["grunt", "runner", "spitter", "tank"],
@@ -103,25 +99,6 @@ def test_a_model_may_not_take_the_stakes_out_of_the_game(asked: DirectorPlan) ->
     assert guard.check(healthy, replacement) is None, "the override itself is allowed"
     assert replacement.pressure != "ease_off"
     assert guard.check(situation(hp_fraction=HURT), p("ease_off")) is None, "easing a hurt player is fine"
-
-
-@pytest.mark.parametrize(
-    "asked",
-    [p("ease_off"), p("hold", danger=0.6), p("hold", pickup_rate=2.0), p("hold", event="supply")],
-)
-@pytest.mark.parametrize("hp", [HURT, STRAINED])
-def test_a_model_may_not_ease_a_player_with_no_second_wind_left(asked: DirectorPlan, hp: float) -> None:
-    """Mercy buys a comeback, not immunity: once every second wind is spent a model may not ease a hurt
-    player either (the rules hold there until a recharge); a death still eases."""
-    spent = situation(hp_fraction=hp, second_winds=0)
-    verdict = guard.check(spent, asked)
-    assert verdict is not None and verdict.rule == "spent", asked
-    replacement = DirectorPlan.model_validate(guard.override(spent, verdict))
-    assert guard.check(spent, replacement) is None and replacement.pressure == "hold"
-    assert guard.harder_knobs(spent, replacement, easier=True) == [] and replacement.event is None
-    assert guard.check(situation(hp_fraction=hp, second_winds=1), asked) is None, "one left: the model's call"
-    died = situation(hp_fraction=hp, second_winds=0, seconds_since_death=RECENT, deaths=1)
-    assert guard.check(died, asked) is None, "a death eases"
 
 
 def test_a_boss_fight_at_low_hp_is_named_in_the_verdict() -> None:

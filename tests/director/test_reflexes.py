@@ -20,7 +20,6 @@ from game.director.act import WHY_SHOWN_S, hp_limit
 from game.director.director import Director
 from game.director.read import MOVED_PX, Reader
 from game.director.reflexes import Adjustment, Grace, Rescue, crowd_near
-from game.director.rules import ON_OWN
 from game.director.tuning import TUNING
 from game.render.ai_panels.director_view import panel_view
 from game.sim import events as ev
@@ -280,30 +279,3 @@ def test_static_difficulty_never_rescues() -> None:
     tick(d, w, 3)
     assert d.rescue.count == 0
     assert w.params.get("enemy_damage_mult") == 1.0
-
-
-def test_a_player_who_spent_every_second_wind_is_on_their_own_until_a_recharge() -> None:
-    """Mercy buys a comeback, not immunity: once the last second wind is spent, the rules hold for a hurt
-    player (no softer hits, no health drops, no supply) until a boss wave gives a charge back."""
-    assert TUNING.plan.ease_needs_wind
-    d = Director("rules")
-    w = _surrounded(d, CROWD + 3)
-    d.rescue.charges = 1  # the last one
-    tick(d, w)
-    assert d.rescue.count == 1 and d.situation(w).second_winds == 0
-    p = w.player
-    w.pickups.clear()  # the supply's packs would heal it back up
-    p.hp, p.iframes = LOW * p.stats.max_hp, 1e9
-    before = d.knobs
-    d.request_now()
-    tick(d, w)
-    assert d.last_plan is not None and d.last_plan.pressure == "hold"
-    assert d.last_plan.reason.endswith(ON_OWN) and d.last_plan.event is None
-    assert (d.knobs.danger, d.knobs.pickup_rate) == (before.danger, before.pickup_rate), "nothing eased"
-    w.wave = R.recharge_waves  # a boss wave: one charge back
-    tick(d, w)
-    assert d.situation(w).second_winds == 1
-    d.request_now()
-    tick(d, w)
-    assert d.last_plan is not None and not d.last_plan.reason.endswith(ON_OWN), d.last_plan.reason
-    assert d.knobs.pickup_rate > before.pickup_rate, "eased again"

@@ -21,7 +21,6 @@ from game.director.rules import (
     DANGER_FIRST,
     EASE_FIRST,
     ESCALATE,
-    ON_OWN,
     SPIKE_EVENTS,
     decide,
     ease_floor,
@@ -50,7 +49,6 @@ def _sit(
     pacing_s: float = 5.0,
     since_spike_s: float = 999.0,
     events: tuple[str, ...] = ("supply", "swarm", "surround"),
-    second_winds: int = 1,
     **snap: Any,
 ) -> DirectorSituation:
     base: dict[str, Any] = {"time": 120.0, "wave": 3, "level": 4, "skill": 0.5, **HEALTHY}
@@ -61,7 +59,6 @@ def _sit(
         pacing_s=pacing_s,
         since_spike_s=since_spike_s,
         knobs=knobs or DirectorKnobs(),
-        second_winds=second_winds,
         prefabs=["grunt", "runner", "spitter", "tank"],
         events=list(events),
     )
@@ -126,24 +123,6 @@ def test_ease_off_lowers_the_hits_at_once_and_keeps_the_presence_floor() -> None
     assert w.params.get("enemy_damage_mult") == pytest.approx(1.0 - DANGER_STEP)
     assert d.knobs.pressure == pytest.approx(pressure * TUNING.decide.pressure_factor["ease_off"])
     assert d.credit_spawner.limits.floor == floor
-
-
-@pytest.mark.parametrize("snap", STRUGGLING[1:])
-@pytest.mark.parametrize("danger", [1.0, LOWEST_DANGER])
-def test_a_hurt_player_with_no_second_wind_left_is_not_eased(snap: dict[str, Any], danger: float) -> None:
-    """Mercy buys a comeback, not immunity: HP or damage eases only while a second wind is left; with
-    none, a hold that changes nothing (no softer hits, no health drops, no supply) until a recharge."""
-    knobs = DirectorKnobs(danger=danger, elite_chance=0.16)
-    spent = decide(_sit(knobs, second_winds=0, **snap))
-    assert spent["pressure"] == "hold" and spent["reason"].endswith(ON_OWN), spent
-    assert set(spent) == {"pressure", "reason", "announcer"} and not spent["announcer"]
-    assert _eases(decide(_sit(knobs, second_winds=1, **snap))), "one left: eased"
-    loose = TUNING.model_copy(update={"plan": PL.model_copy(update={"ease_needs_wind": False})})
-    assert _eases(decide(_sit(knobs, second_winds=0, **snap), loose)), "the row off: eased as before"
-
-
-def test_a_death_eases_with_no_second_wind_left() -> None:
-    assert _eases(decide(_sit(second_winds=0, **STRUGGLING[0])))
 
 
 @pytest.mark.parametrize("danger", [1.0, LOWEST_DANGER])
