@@ -121,8 +121,6 @@ def _flags(s: DirectorSituation) -> list[str]:
         flags.append("recovering from a death")
     if snap.hp_fraction < TUNING.plan.low_hp:
         flags.append("low HP" + (" in a boss fight" if snap.boss_in_view else ""))
-    if s.second_winds <= 0:
-        flags.append("no second wind left")
     return flags
 
 

@@ -22,7 +22,6 @@ from game.director.events import EventRegistry
 from game.director.memory import DirectorMemory
 from game.director.plan import DirectorKnobs, DirectorPlan
 from game.director.read import Reader
-from game.director.reflexes import Rescue
 from game.director.saturation import Saturation, log_changes, saturation
 from game.director.source import DirectorSituation, PlanReply, PlanRequest, PlanSource, ReplyFuture
 from game.director.spawn_log import SpawnLog
@@ -58,7 +57,6 @@ class PlanRequests:
     events: EventRegistry
     memory: DirectorMemory
     reader: Reader
-    rescue: Rescue
     credit_spawner: CreditSpawner
     spawn_log: SpawnLog
     _sources: dict[str, PlanSource]
@@ -135,7 +133,6 @@ class PlanRequests:
             since_spike_s=round(min(NEVER, world.time - self.spike_at), 2),
             since_peak_s=round(min(NEVER, pacing.since_peak), 2),
             knobs=self.knobs,
-            second_winds=self.rescue.charges,
             memory=self.memory.notes(),
             prefabs=list(world.prefabs.regular),
             events=list(self.events.ready(world)),  # only what may fire now (not on cooldown)

@@ -46,9 +46,6 @@ class DirectorSituation(BaseModel):
         0.0, ge=0, description="seconds since the last Sustain Peak began (or since the run began)"
     )
     knobs: DirectorKnobs = Field(default_factory=DirectorKnobs)
-    second_winds: int = Field(
-        1, ge=0, description="second winds the player has left this run (0: no easing until a recharge)"
-    )
     memory: list[str] = Field(default_factory=list, max_length=16)
     prefabs: list[str] = Field(default_factory=list, description="prefabs the mix may name")
     events: list[str] = Field(

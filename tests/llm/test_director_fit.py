@@ -75,7 +75,6 @@ def worst_situation(prefabs: list[str], events: list[str], n_notes: int = MAX_NO
         pacing=PacingState.SUSTAIN_PEAK,
         pacing_s=123.45,
         knobs=knobs,
-        second_winds=0,  # spent: one more warning
         memory=[words(NOTE_MAX, i) for i in range(n_notes)],
         prefabs=prefabs,
         events=events,
