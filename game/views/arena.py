@@ -324,8 +324,9 @@ class ArenaView(AppView):
         if self.second_winds_source is not None:
             try:
                 winds = self.second_winds_source()
-            except Exception as exc:
-                log.opt(exception=exc).error("second winds source failed: {}", exc)
+            except Exception as exc:  # logged once, not every frame: the HUD goes on without the line
+                log.opt(exception=exc).error("second winds source failed, line hidden: {}", exc)
+                self.second_winds_source = None
         prefs = self.app.prefs.settings
         scale = self.app.use_ui_camera()  # the options screen's UI scale
         hud.draw(
