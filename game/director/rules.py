@@ -21,7 +21,10 @@ preset overlaid):
    level allow (``pressure_ceiling``), then, for a player rated ``escalate_skill``, the levers past
    pressure, one a decision: danger above 1 (harder, faster hits) to its top, then ``tier`` (more and
    later kinds, sooner: threat that adds kills), then toughness and elites in turn.
-4. Otherwise ``hold``.
+4. Otherwise ``hold``, unless the player is back at ``[danger] hp_full`` and still hit (either damage
+   threshold above) with danger under 1 or health drops above 1x: then ``danger_up`` (a ``hold`` that steps
+   both back toward 1, the crowd's size staying). The mercy a low moment brought wears off once the player
+   is back up, instead of lasting for the rest of the run.
 """
 
 from __future__ import annotations
@@ -42,7 +45,7 @@ from game.director.tuning import Tuning, preset_names, tuning
 EASE_EVENT, SPIKE_EVENTS = "supply", ("surround", "swarm")  # the events the policy names
 ESCALATE = "tougher enemies"  # the reason's last words for Move.ESCALATE (tests read a plan's move by them)
 EASE_FIRST = "softer hits first"  # ... for Move.EASE
-DANGER_FIRST = "danger back up first"  # ... for Move.DANGER_UP
+DANGER_FIRST, MERCY_ENDS = "danger back up first", "mercy wears off"  # ... for Move.DANGER_UP
 
 ANNOUNCER: dict[str, str] = {  # the line each pressure's plan shows the player
     "ease_off": "Catch your breath.",
@@ -97,14 +100,14 @@ def _choose(s: DirectorSituation, t: Tuning) -> tuple[Move, str]:
     snap, p, k = s.snapshot, t.plan, s.knobs
     if snap.seconds_since_low >= p.threat_every_s and snap.hp_fraction >= t.danger.hp_full:
         return _threaten(s, t)
-    if snap.hp_fraction < t.danger.hp_full or snap.damage_15s >= p.raise_damage_15s:
-        return Move.HOLD, f"{snap.hp_fraction:.0%} HP, {snap.damage_15s:.0%} of a bar lost in 15s: hold"
-    if snap.damage_60s >= p.raise_damage_60s:
-        return Move.HOLD, f"{snap.damage_60s:.0%} of a bar lost in 60s: hold"
+    hurt = f"{snap.hp_fraction:.0%} HP, {snap.damage_15s:.0%}/{snap.damage_60s:.0%} of a bar lost in 15s/60s"
+    hit = snap.damage_15s >= p.raise_damage_15s or snap.damage_60s >= p.raise_damage_60s
+    if snap.hp_fraction < t.danger.hp_full or hit:  # back at full HP but still hit: the mercy wears off
+        eased = snap.hp_fraction >= t.danger.hp_full and (k.danger < 1.0 or k.pickup_rate > 1.0)
+        return (Move.DANGER_UP, f"{hurt}: {MERCY_ENDS}") if eased else (Move.HOLD, f"{hurt}: hold")
     if snap.boss_in_view:  # a boss fight is the peak: nothing raised on top of it
         return Move.HOLD, "the boss is the peak: hold"
-    due = s.pacing is PacingState.BUILD_UP and min(s.pacing_s, s.since_spike_s) >= p.peak_due_s
-    if due:
+    if s.pacing is PacingState.BUILD_UP and min(s.pacing_s, s.since_spike_s) >= p.peak_due_s:
         return Move.SPIKE, f"{s.pacing_s:.0f}s of build-up without a peak: bring one"
     untouched = f"{snap.damage_15s:.0%} of a bar lost in 15s"
     if k.danger < 1.0:

@@ -21,6 +21,7 @@ from game.director.rules import (
     DANGER_FIRST,
     EASE_FIRST,
     ESCALATE,
+    MERCY_ENDS,
     SPIKE_EVENTS,
     decide,
     ease_floor,
@@ -158,9 +159,26 @@ def test_a_death_eases_for_recent_death_s_then_no_longer() -> None:
     ],
 )
 def test_a_player_who_is_not_healthy_gets_a_hold(snap: dict[str, Any]) -> None:
-    p = decide(_sit(DirectorKnobs(danger=0.5), pacing_s=PL.peak_due_s + 5.0, **snap))
+    p = decide(_sit(DirectorKnobs(danger=1.0), pacing_s=PL.peak_due_s + 5.0, **snap))
     assert p["pressure"] == "hold", "neither a raise, nor the spike that is due"
     assert not set(LEVERS) & set(p), "no lever moves either way"
+
+
+@pytest.mark.parametrize(
+    "snap",
+    [
+        {"damage_15s": (PL.raise_damage_15s + PL.heavy_damage_15s) / 2},  # healed, still hit
+        {"damage_60s": PL.raise_damage_60s + 0.05},  # healed, hit over the last minute
+    ],
+)
+def test_a_healed_player_who_is_still_hit_loses_the_mercy(snap: dict[str, Any]) -> None:
+    """Back above ``hp_full`` but still taking hits: not under-challenged, so no raise, but the easing a
+    low moment brought (softer hits, extra health drops) wears off; the crowd's size stays."""
+    p = decide(_sit(DirectorKnobs(danger=0.5, pickup_rate=2.0), pacing_s=PL.peak_due_s + 5.0, **snap))
+    assert p["pressure"] == "hold" and p["reason"].endswith(MERCY_ENDS), p["reason"]
+    assert p["danger"] > 0.5 and p["pickup_rate"] < 2.0 and "event" not in p
+    hurt = _sit(DirectorKnobs(danger=0.5), hp_fraction=(PL.low_hp + TUNING.danger.hp_full) / 2, **snap)
+    assert "danger" not in decide(hurt), "not back at full HP: the easing stays"
 
 
 # ---------------------------------------------------------------------------------------------- raise
