@@ -22,7 +22,8 @@ preset overlaid):
    pressure, one a decision: danger above 1 (harder, faster hits) to its top, then ``tier`` (more and
    later kinds, sooner: threat that adds kills), then toughness and elites in turn.
 4. Otherwise ``hold``, unless the player is back at ``[danger] hp_full`` and still hit (either damage
-   threshold above) with danger under 1 or health drops above 1x: then ``danger_up`` (a ``hold`` that steps
+   threshold above) with danger under 1 or health drops above 1x, past the first ``learn_waves`` waves
+   (there the opening's low danger is the lesson, not a mercy): then ``danger_up`` (a ``hold`` that steps
    both back toward 1, the crowd's size staying). The mercy a low moment brought wears off once the player
    is back up, instead of lasting for the rest of the run.
 """
@@ -97,13 +98,13 @@ def _choose(s: DirectorSituation, t: Tuning) -> tuple[Move, str]:
     move, reason = _recover(s, t)
     if move is not Move.HOLD:
         return move, reason
-    snap, p, k = s.snapshot, t.plan, s.knobs
-    if snap.seconds_since_low >= p.threat_every_s and snap.hp_fraction >= t.danger.hp_full:
+    snap, p, k, full = s.snapshot, t.plan, s.knobs, s.snapshot.hp_fraction >= t.danger.hp_full
+    if snap.seconds_since_low >= p.threat_every_s and full:
         return _threaten(s, t)
     hurt = f"{snap.hp_fraction:.0%} HP, {snap.damage_15s:.0%}/{snap.damage_60s:.0%} of a bar lost in 15s/60s"
     hit = snap.damage_15s >= p.raise_damage_15s or snap.damage_60s >= p.raise_damage_60s
-    if snap.hp_fraction < t.danger.hp_full or hit:  # back at full HP but still hit: the mercy wears off
-        eased = snap.hp_fraction >= t.danger.hp_full and (k.danger < 1.0 or k.pickup_rate > 1.0)
+    if not full or hit:  # back at full HP but still hit, past the learning waves: the mercy wears off
+        eased = full and snap.wave > p.learn_waves and max(1.0 - k.danger, k.pickup_rate - 1.0) > 0.0
         return (Move.DANGER_UP, f"{hurt}: {MERCY_ENDS}") if eased else (Move.HOLD, f"{hurt}: hold")
     if snap.boss_in_view:  # a boss fight is the peak: nothing raised on top of it
         return Move.HOLD, "the boss is the peak: hold"

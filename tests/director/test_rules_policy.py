@@ -179,6 +179,8 @@ def test_a_healed_player_who_is_still_hit_loses_the_mercy(snap: dict[str, Any]) 
     assert p["danger"] > 0.5 and p["pickup_rate"] < 2.0 and "event" not in p
     hurt = _sit(DirectorKnobs(danger=0.5), hp_fraction=(PL.low_hp + TUNING.danger.hp_full) / 2, **snap)
     assert "danger" not in decide(hurt), "not back at full HP: the easing stays"
+    learning = decide(_sit(DirectorKnobs(danger=0.5), wave=PL.learn_waves, **snap))
+    assert "danger" not in learning and learning["reason"].endswith("hold"), "the learning waves' low danger"
 
 
 # ---------------------------------------------------------------------------------------------- raise
