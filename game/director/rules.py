@@ -6,8 +6,10 @@ preset overlaid):
 
 1. **Recover**: a death in the last ``recent_death_s``, HP under ``low_hp``, or ``heavy_damage_15s`` of a
    bar lost in 15 s. Danger comes down first (the ``danger`` knob, elites, toughness, tier, the ranged
-   share of the mix) in a ``hold``: the crowd's size stays; once danger is at its lowest, ``ease_off``
-   lowers pressure too. Health drops rise, and under ``[danger] prey_hp`` the plan drops ``supply``.
+   share of the mix) in a ``hold``: the crowd's size stays; once danger is at ``ease_floor``, ``ease_off``
+   lowers pressure too; once pressure is at its bottom as well, danger may fall to the knob's bottom (a
+   player the gentlest crowd still beats). Health drops rise, and under ``[danger] prey_hp`` the plan
+   drops ``supply``.
 2. **Threat**: no real danger (HP under ``threat_hp``) for ``threat_every_s`` and HP at least ``[danger]
    hp_full``: a peak that threatens, for every player, the strong included. Danger back to 1, then pressure
    past the skill ceiling to its top, then the levers past pressure. After the close call the recovery
@@ -81,10 +83,11 @@ def pressure_ceiling(skill: float, level: int, t: Tuning) -> float:
     return min(p0 + (p1 - p0) * share, max(base + per_level * (level - 1), p0))
 
 
-def ease_floor(t: Tuning, wave: int = 2) -> float:
-    """The lowest danger the rules ease to: ``[plan] ease_floor``, never under the knob's range; in the
-    first ``learn_waves`` waves the knob's bottom (a first-timer learns the game)."""
-    if wave <= t.plan.learn_waves:
+def ease_floor(t: Tuning, wave: int = 2, k: DirectorKnobs | None = None) -> float:
+    """The lowest danger the rules ease to: ``[plan] ease_floor``, never under the knob's range; the knob's
+    bottom in the first ``learn_waves`` waves (a first-timer learns the game) and once pressure is at its
+    bottom too (``k``: a player the gentlest crowd still beats gets softer hits, not a smaller crowd)."""
+    if wave <= t.plan.learn_waves or (k is not None and k.pressure <= KNOB["pressure"].lo):
         return KNOB["danger"].lo
     return max(KNOB["danger"].lo, t.plan.ease_floor)
 
@@ -148,7 +151,7 @@ def _recover(s: DirectorSituation, t: Tuning) -> tuple[Move, str]:
         why = f"player lost {snap.damage_15s:.0%} HP in 15s"
     else:
         return Move.HOLD, ""
-    if s.knobs.danger > ease_floor(t, snap.wave):
+    if s.knobs.danger > ease_floor(t, snap.wave, s.knobs):
         return Move.EASE, f"{why}: {EASE_FIRST}"  # the crowd's size comes down once danger is at its lowest
     return Move.EASE_OFF, f"{why}: ease off"
 
@@ -184,7 +187,7 @@ def decide(s: DirectorSituation, t: Tuning | None = None) -> dict[str, Any]:
     allowed = set(s.prefabs)
     if move in (Move.EASE, Move.EASE_OFF):
         plan["announcer"] = ANNOUNCER["ease_off"]
-        plan["danger"] = max(min(k.danger, ease_floor(t, snap.wave)), _step("danger", k.danger, -1))
+        plan["danger"] = max(min(k.danger, ease_floor(t, snap.wave, k)), _step("danger", k.danger, -1))
         plan["pickup_rate"] = _step("pickup_rate", k.pickup_rate, +1)
         plan["mix"] = _shift(k.mix, allowed, t.mix.start, t.mix.ease)
         for name in ("elite_chance", "toughness", "tier"):

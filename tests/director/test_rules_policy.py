@@ -99,6 +99,21 @@ def test_once_danger_is_at_its_lowest_the_crowd_eases_too(snap: dict[str, Any]) 
     assert decide(_sit(above, **snap))["pressure"] == "hold", "a little danger left to take: a hold"
 
 
+@pytest.mark.parametrize("snap", STRUGGLING)
+def test_once_the_crowd_is_at_its_smallest_too_the_hits_soften_to_the_bottom(snap: dict[str, Any]) -> None:
+    """A player the gentlest crowd still beats: past ``ease_floor``, danger falls to the knob's bottom."""
+    bottom, smallest = KNOB["danger"].lo, KNOB["pressure"].lo
+    assert bottom < LOWEST_DANGER
+    p = decide(_sit(DirectorKnobs(danger=LOWEST_DANGER, pressure=smallest), **snap))
+    assert p["pressure"] == "hold" and p["reason"].endswith(EASE_FIRST), "no smaller crowd to give"
+    assert p["danger"] == pytest.approx(max(bottom, LOWEST_DANGER - DANGER_STEP)), "softer hits instead"
+    p = decide(_sit(DirectorKnobs(danger=bottom, pressure=smallest), **snap))
+    assert p["pressure"] == "ease_off" and p["danger"] == pytest.approx(bottom), "nothing softer left"
+    bigger = DirectorKnobs(danger=LOWEST_DANGER, pressure=smallest + 0.05)
+    p = decide(_sit(bigger, **snap))
+    assert p["pressure"] == "ease_off" and p["danger"] == pytest.approx(LOWEST_DANGER), "the crowd first"
+
+
 def test_ease_off_lowers_the_hits_at_once_and_keeps_the_presence_floor() -> None:
     """Applied by the director: enemy damage falls by the danger step; the crowd's income only by the
     ease_off factor; the presence floor (kill pace, not the plan) stays where it was."""
