@@ -152,7 +152,7 @@ def _recover(s: DirectorSituation, t: Tuning) -> tuple[Move, str]:
     else:
         return Move.HOLD, ""
     if s.knobs.danger > ease_floor(t, snap.wave, s.knobs):
-        return Move.EASE, f"{why}: {EASE_FIRST}"  # the crowd's size comes down once danger is at its lowest
+        return Move.EASE, f"{why}: {EASE_FIRST}"  # the crowd eases once danger is at ease_floor
     return Move.EASE_OFF, f"{why}: ease off"
 
 
