@@ -7,7 +7,8 @@ crowd itself. The director's act stage (``act.py``) applies them.
   player who starts at once, as every bot does, never sees it.
 - **Rescue** (a second wind): under ``[rescue] hp`` of the bar, for a player who has acted, shove the crowd
   out, clear its shots and drop ``supply``, paid from a few charges a run (``charges``, one more at every
-  ``recharge_waves``-th wave: the boss waves). A decision only changes what spawns next; the crowd
+  ``recharge_waves``-th wave, the boss waves, up to ``recharge_last_wave``: the second half of a run is
+  played on the second winds saved). A decision only changes what spawns next; the crowd
   already on the player is what kills, so this is the comeback; once the charges are spent the run can be
   lost.
 """
@@ -61,8 +62,9 @@ class Rescue:
     """A second wind: a comeback the player earns by fighting, not immunity. Under ``[rescue] hp`` of the
     bar, for a player who has acted, it shoves the crowd within ``radius`` out to ``shove_to``, clears
     their shots and drops ``supply``, at most every ``cooldown_s`` and only while a charge is left. A run
-    starts with ``charges``; the start of every ``recharge_waves``-th wave (the boss waves) gives one back,
-    up to ``charges_max``. With none left, a player at low HP is on their own: the run can be lost."""
+    starts with ``charges``; the start of every ``recharge_waves``-th wave (the boss waves) up to
+    ``recharge_last_wave`` gives one back, up to ``charges_max``. With none left, a player at low HP is on
+    their own: the run can be lost."""
 
     def __init__(self, t: Tuning) -> None:
         self.t = t.rescue
@@ -76,7 +78,7 @@ class Rescue:
         t = self.t
         if read.wave > self._wave:
             self._wave = read.wave
-            if t.recharge_waves and read.wave % t.recharge_waves == 0:
+            if t.recharge_waves and read.wave % t.recharge_waves == 0 and read.wave <= t.recharge_last_wave:
                 self.charges = min(t.charges_max, self.charges + 1)
         due = read.acted and 0 < read.hp < t.hp and read.time - self.at >= t.cooldown_s
         if not due or self.charges <= 0:

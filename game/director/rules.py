@@ -12,8 +12,10 @@ preset overlaid):
    drops ``supply``.
 2. **Threat**: no real danger (HP under ``threat_hp``) for ``threat_every_s`` and HP at least ``[danger]
    hp_full``: a peak that threatens, for every player, the strong included. Danger back to 1, then pressure
-   past the skill ceiling to its top, then the levers past pressure. After the close call the recovery
-   above eases it again: the run rises and falls, and a player can lose.
+   past the skill ceiling to its top, then the levers past pressure. With pressure at its top, an
+   escalation or a spike also thins health drops toward ``peak_pickup`` (a crowd that size would
+   otherwise heal whoever thins it). After the close call the recovery above eases it again (health drops
+   rise at once): the run rises and falls, and a player can lose.
 3. **Under-challenged** (HP at least ``[danger] hp_full``, under ``raise_damage_15s`` of a bar lost in 15 s
    and under ``raise_damage_60s`` in 60 s: what the player suffers, not the intensity the director steers),
    and no boss in view (a boss fight is the peak: nothing is raised on top of it): after ``peak_due_s`` of
@@ -209,6 +211,8 @@ def decide(s: DirectorSituation, t: Tuning | None = None) -> dict[str, Any]:
         lever = _escalation_lever(k, t)
         plan[lever] = _step(lever, getattr(k, lever), +1)
         plan["mix"] = _shift(k.mix, allowed, t.mix.start, t.mix.escalate)
+    if move in (Move.ESCALATE, Move.SPIKE) and k.pressure >= KNOB["pressure"].hi:  # a peak past every ceiling
+        plan["pickup_rate"] = max(t.plan.peak_pickup, _step("pickup_rate", min(k.pickup_rate, 1.0), -1))
     return plan
 
 
@@ -238,13 +242,8 @@ class RulesSource:
         name = self.difficulty()
         plan = decide(req.situation, tuning(name if name in preset_names() else "normal"))
         fut: Future[PlanReply] = Future()
+        raw, latency = json.dumps(plan, sort_keys=True), time.perf_counter() - start
         fut.set_result(
-            PlanReply(
-                raw=json.dumps(plan, sort_keys=True),
-                plan=plan,
-                backend=self.name,
-                latency_s=time.perf_counter() - start,
-                trace_id=req.trace_id,
-            )
+            PlanReply(raw=raw, plan=plan, backend=self.name, latency_s=latency, trace_id=req.trace_id)
         )
         return fut

@@ -120,6 +120,7 @@ class RescueTuning(_Section):
     charges: int = Field(ge=0, le=10)
     recharge_waves: int = Field(ge=0, le=20)
     charges_max: int = Field(ge=0, le=10)
+    recharge_last_wave: int = Field(ge=0, le=100)
     radius: float = Field(gt=0)
     shove_to: float = Field(gt=0)
     cooldown_s: float = Field(ge=0)
@@ -143,6 +144,7 @@ class Plan(_Section):
     threat_hp: float = Field(gt=0, lt=1)
     threat_every_s: float = Field(gt=0)
     threat_spike_s: float = Field(gt=0)
+    peak_pickup: float = Field(ge=0.25, le=1)
 
 
 class Mix(_Section):

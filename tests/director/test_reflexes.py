@@ -205,6 +205,20 @@ def test_second_winds_are_paid_from_charges_that_waves_give_back() -> None:
     assert rescue.charges <= R.charges_max
 
 
+def test_the_second_half_of_a_run_is_played_on_the_second_winds_saved() -> None:
+    """Boss waves give a charge back only up to ``recharge_last_wave``."""
+    last = R.recharge_last_wave - R.recharge_last_wave % R.recharge_waves  # the last boss wave that recharges
+    rescue, t = Rescue(TUNING), 100.0
+    for wave in range(1, 21):
+        rescue.tick(a_read(time=t, hp=1.0, wave=wave), quiet_world())  # the wave starts
+        while rescue.charges:  # spend every charge before the next wave starts
+            assert rescue.tick(a_read(time=t, hp=LOW, wave=wave), quiet_world()).supply
+            t += R.cooldown_s
+        t += R.cooldown_s
+    assert rescue.count == R.charges + last // R.recharge_waves, "one back at each boss wave up to the last"
+    assert last < 20 and rescue.tick(a_read(time=t, hp=LOW, wave=20), quiet_world()) == Adjustment()
+
+
 def test_a_second_wind_leaves_a_boss_where_it_is_and_respects_its_cooldown() -> None:
     w = quiet_world()
     _crowd(w, CROWD, R.radius / 3)

@@ -285,6 +285,25 @@ def test_escalation_raises_danger_then_tier_before_toughness_and_elites() -> Non
     )
 
 
+def test_a_peak_past_every_ceiling_is_lean_and_an_easing_brings_the_drops_back() -> None:
+    """With pressure at its top, a spike or an escalation thins health drops toward ``peak_pickup`` (a crowd
+    that size would heal whoever thins it); under the top they stay; an easing raises them again."""
+    top, step = KNOB["pressure"].hi, KNOB["pickup_rate"].max_step or 0.0
+    due = {"seconds_since_low": PL.threat_every_s + 1, "skill": PL.escalate_skill + 0.1}
+    k = DirectorKnobs(pressure=top)
+    p = decide(_sit(k, **due))
+    assert p["pressure"] == "spike" and p["pickup_rate"] == pytest.approx(max(PL.peak_pickup, 1.0 - step))
+    p = decide(_sit(k, events=(), **due))
+    assert p["reason"].endswith(ESCALATE) and p["pickup_rate"] < 1.0, "no event ready: an escalation, as lean"
+    lean = k.model_copy(update={"pickup_rate": PL.peak_pickup})
+    assert decide(_sit(lean, events=(), **due))["pickup_rate"] == pytest.approx(PL.peak_pickup), "no leaner"
+    skilled = PL.escalate_skill + 0.1
+    p = decide(_sit(_at_ceiling(skilled), skill=skilled))
+    assert p["reason"].endswith(ESCALATE) and "pickup_rate" not in p, "under the top the drops stay"
+    p = decide(_sit(lean, hp_fraction=PL.low_hp - 0.01))
+    assert _eases(p) and p["pickup_rate"] > PL.peak_pickup, "a close call brings the drops back"
+
+
 # ---------------------------------------------------------------------------------------------- spike
 def test_a_build_up_without_a_peak_for_peak_due_s_gets_a_spike() -> None:
     due = PL.peak_due_s + 1.0
